@@ -1,0 +1,2 @@
+// Public surface of @falai/agent.
+export * from './provider';

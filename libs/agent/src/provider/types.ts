@@ -1,0 +1,62 @@
+// The provider contract of engine.md §4. Every model call the engine makes goes through it.
+
+export type CallKind = 'understand' | 'speak';
+
+export interface ToolCallRef {
+  id: string;
+  name: string;
+  arguments: Record<string, unknown>;
+}
+
+export type HistoryItem =
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string | null; tool_calls?: ToolCallRef[] }
+  | { role: 'tool'; tool_call_id: string; name: string; content: string };
+
+export type History = HistoryItem[];
+
+export interface ToolDeclaration {
+  name: string;
+  description?: string;
+  parameters?: object;
+}
+
+export interface ModelRequest {
+  call: CallKind;
+  /** Speak rounds count from 1; the understand call is round 0. */
+  round: number;
+  system: string;
+  history: HistoryItem[];
+  /** `[]` means no tools are offered. */
+  tools: ToolDeclaration[];
+  schema?: { name: string; schema: object };
+  signal?: AbortSignal;
+}
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens?: number;
+}
+
+export interface ModelToolCall {
+  name: string;
+  /** A string is parsed as JSON by the engine; one that does not parse fails validation. */
+  arguments: Record<string, unknown> | string;
+}
+
+export interface ModelReply {
+  text: string | null;
+  structured?: unknown;
+  toolCalls: ModelToolCall[];
+  usage?: Usage;
+}
+
+export type StreamChunk = { delta: string } | { done: true; reply: ModelReply };
+
+export interface AiProvider {
+  readonly name: string;
+  readonly model: string;
+  generate(req: ModelRequest): Promise<ModelReply>;
+  stream?(req: ModelRequest): AsyncIterable<StreamChunk>;
+}

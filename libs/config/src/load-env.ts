@@ -1,0 +1,26 @@
+import { envSchema, type Env } from './env.schema';
+
+export class EnvValidationError extends Error {
+  readonly code = 'invalid-env';
+  constructor(readonly issues: { variable: string; message: string }[]) {
+    super(
+      'Invalid environment: ' +
+        issues.map((i) => `${i.variable}: ${i.message}`).join('; ') +
+        '. Fix these variables (see .env.example) and start again.',
+    );
+    this.name = 'EnvValidationError';
+  }
+}
+
+/** Parses and validates the environment; throws EnvValidationError naming each bad variable. */
+export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
+  // Empty strings mean "unset" so `FOO=` in a .env file falls back to the default.
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
+  const parsed = envSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    throw new EnvValidationError(
+      parsed.error.issues.map((i) => ({ variable: i.path.join('.'), message: i.message })),
+    );
+  }
+  return parsed.data;
+}

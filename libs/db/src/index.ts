@@ -1,0 +1,4 @@
+export * from './generated/prisma/client';
+export * from './create-prisma-client';
+export * from './prisma.service';
+export * from './db.module';

@@ -1,0 +1,24 @@
+/** A turn job: "session S has work". The worker reads what is pending from Postgres. */
+export interface TurnJobData {
+  tenantId: string;
+  sessionId: string;
+  /** The inbound message that caused the job (absent for wakes). */
+  messageId?: string;
+  /** Epoch ms when the message was accepted, for the queue-wait part of latency. */
+  acceptedAt: number;
+}
+
+/** Job ids derived from the message id make enqueueing idempotent: BullMQ ignores a duplicate id. */
+export function turnJobId(messageId: string): string {
+  return `msg-${messageId}`;
+}
+
+/** The Redis pub/sub channel where a session's committed replies (and stream deltas) are published. */
+export function sessionChannel(sessionId: string): string {
+  return `sb:session:${sessionId}`;
+}
+
+/** What the worker publishes on sessionChannel after a commit. */
+export type SessionEvent =
+  | { type: 'committed'; turnId: string; answered: string[]; replies: { id: string; text: string }[] }
+  | { type: 'delta'; turnId?: string; delta: string };
