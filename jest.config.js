@@ -13,6 +13,7 @@ const moduleNameMapper = {
   '^@switchboard/db$': '<rootDir>/libs/db/src/index.ts',
   '^@switchboard/queue$': '<rootDir>/libs/queue/src/index.ts',
   '^@switchboard/config$': '<rootDir>/libs/config/src/index.ts',
+  '^@switchboard/agent-config$': '<rootDir>/libs/agent-config/src/index.ts',
 };
 const common = {
   rootDir: __dirname,

@@ -1,0 +1,48 @@
+// The platform's agent configuration: what Agent.config (draft) and AgentVersion.config
+// (published) hold as JSON. The worker builds an engine agent from it; the API validates and
+// publishes it; the console edits it. Flows are the engine's FlowSpec JSON.
+
+export type ProviderKind = 'scripted' | 'openai' | 'gemini' | 'openai-compatible';
+
+export interface AgentProviderConfig {
+  kind: ProviderKind;
+  model: string;
+  /** For openai-compatible servers (vLLM, Ollama, LM Studio, gateways). */
+  baseURL?: string;
+  /** A stored provider credential of the tenant; absent for `scripted`. */
+  credentialId?: string;
+  /** JSON rules of the ScriptedProvider, for `scripted` (offline demo and tests). */
+  scripted?: unknown;
+}
+
+export interface FieldConfig {
+  type: 'string' | 'number' | 'integer' | 'boolean';
+  enum?: (string | number | boolean)[];
+  description?: string;
+  label?: string;
+  ask?: string;
+  extract?: 'anywhere' | 'asked';
+}
+
+export type IdleConfig = { prompt?: string; tools?: string[]; instructions?: string } | 'silent';
+
+export interface DoubleTextingConfig {
+  policy: 'sequential' | 'merge';
+  /** How long `merge` waits for a burst to end, in ms. */
+  mergeWindowMs?: number;
+}
+
+export interface AgentConfig {
+  instructions?: string;
+  provider: AgentProviderConfig;
+  fields: Record<string, FieldConfig>;
+  /** The engine's FlowSpec objects (see @falai/agent `FlowSpec`). */
+  flows: unknown[];
+  /** Allow-list of tool ids (registered code tools and the tenant's HTTP tools). */
+  tools: string[];
+  idle?: IdleConfig;
+  maxToolLoops?: number;
+  /** Sent to the customer when a run ends failed (provider-* permanent failures). */
+  fallbackMessage?: string;
+  doubleTexting?: DoubleTextingConfig;
+}
