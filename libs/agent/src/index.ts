@@ -1,2 +1,3 @@
 // Public surface of @falai/agent.
 export * from './provider';
+export * from './types';

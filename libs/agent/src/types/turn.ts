@@ -1,0 +1,85 @@
+// A turn's input and its plan (engine.md §3).
+import type { CallKind, History, ProviderErrorKind, Usage } from '../provider';
+import type { StepOutcome } from './outcome';
+import type { Run, Session } from './session';
+
+export interface TurnInput<C = unknown, D = unknown> {
+  sessionId: string;
+  /** The customer's message. Absent for a wake. */
+  message?: string;
+  /** The message id; a replayed id among the last 50 is ignored (`duplicate-input`). */
+  id?: string;
+  /** The saved session blob; else the store's; else a new one. */
+  session?: Session;
+  /** The host's history before this message. The engine never stores it. */
+  history?: History;
+  context?: C;
+  /** Field values the host already knows, written as given before the turn runs. */
+  data?: Partial<D>;
+  /** A wake key from an earlier `schedule[]`. */
+  wake?: string;
+}
+
+export interface OutgoingMessage {
+  text: string;
+  /** `ai`: written by the model; `verbatim`: a say step or fixed question, sent word for word. */
+  kind: 'ai' | 'verbatim';
+  /** `${runId}:${stepId}:${visit}` or `idle:${triggerKey}`: stable across replays. */
+  key: string;
+}
+
+export type EndReason = 'completed' | 'failed' | 'step-loop';
+
+export type EndedRun = Run & { reason: EndReason; code?: string };
+
+export interface ScheduledWake {
+  key: string;
+  /** ISO time. */
+  at: string;
+}
+
+export interface ModelTrace {
+  type: 'model';
+  call: CallKind;
+  round: number;
+  ms: number;
+  usage?: Usage;
+  error?: { kind: ProviderErrorKind; message: string };
+}
+
+export type ToolGate = 'ok' | 'unavailable' | 'invalid' | 'denied' | 'threw';
+
+export interface ToolTrace {
+  type: 'tool';
+  round: number;
+  index: number;
+  /** The history item id, `call-<round>-<index>`. */
+  id: string;
+  tool: string;
+  arguments: Record<string, unknown>;
+  gate: ToolGate;
+  /** The text the model read. */
+  result: string;
+  ms: number;
+}
+
+export type TraceEntry = ModelTrace | ToolTrace;
+
+export interface TurnResult {
+  session: Session;
+  /** False when nothing happened that must be saved (`duplicate-input`, `stale-wake`). */
+  changed: boolean;
+  messages: OutgoingMessage[];
+  /** Every model call made, failed ones included. */
+  llmCalls: number;
+  /** Summed over every completed call; absent when nothing was counted. */
+  usage?: Usage;
+  outcomes: StepOutcome[];
+  started: Run[];
+  ended: EndedRun[];
+  schedule: ScheduledWake[];
+  /** What happened inside the turn, for transcripts and latency splits. Never fed to the model. */
+  trace: TraceEntry[];
+}
+
+export type TurnChunk = { delta: string } | { done: true; result: TurnResult };
