@@ -9,7 +9,7 @@ import tseslint from 'typescript-eslint';
 const nodeGlobals = Object.fromEntries(
   [
     'require', 'module', 'exports', '__dirname', '__filename', 'process', 'console', 'Buffer',
-    'URL', 'URLSearchParams', 'AbortController', 'fetch', 'setTimeout', 'clearTimeout',
+    'URL', 'URLSearchParams', 'AbortController', 'AbortSignal', 'fetch', 'setTimeout', 'clearTimeout',
     'setInterval', 'clearInterval', 'setImmediate',
   ].map((name) => [name, 'readonly']),
 );

@@ -1,0 +1,162 @@
+#!/usr/bin/env node
+// `npm run demo`: from a fresh clone to a running Switchboard. Installs what is missing, checks
+// Postgres and Redis, creates and migrates the database, seeds the demo tenant, builds what is
+// out of date, then runs the API and the worker until Ctrl-C. Flags: --rebuild (build all).
+const { spawnSync } = require('node:child_process');
+const fs = require('node:fs');
+const path = require('node:path');
+const { loadEnvFiles } = require('./demo/env-files');
+const { isUpToDate } = require('./demo/freshness');
+const { PreflightError, checkReachable, redact } = require('./demo/preflight');
+
+const root = path.join(__dirname, '..');
+const rebuild = process.argv.includes('--rebuild');
+
+const API_MAIN = 'dist/apps/api/apps/api/src/main.js';
+const WORKER_MAIN = 'dist/apps/worker/apps/worker/src/main.js';
+const LIBS = ['libs', 'tsconfig.base.json', 'nest-cli.json', 'package-lock.json'];
+
+function step(text) {
+  console.log(`\n▶ ${text}`);
+}
+
+class StepError extends Error {}
+
+/** Runs a command in the repo with inherited output; throws naming the command if it fails. */
+function run(command, args, env) {
+  const result = spawnSync(command, args, { cwd: root, env, stdio: 'inherit' });
+  if (result.error) throw new StepError(`could not run ${command}: ${result.error.message}`);
+  if (result.status !== 0) {
+    throw new StepError(`\`${[path.basename(command), ...args].join(' ')}\` failed (exit ${result.status ?? result.signal})`);
+  }
+}
+
+/** npm as the running npm when started through `npm run`, so the same version does the work. */
+function npm(args, env) {
+  const npmCli = process.env.npm_execpath;
+  if (npmCli && npmCli.endsWith('.js')) run(process.execPath, [npmCli, ...args], env);
+  else run(process.platform === 'win32' ? 'npm.cmd' : 'npm', args, env);
+}
+
+function node(args, env) {
+  run(process.execPath, args, env);
+}
+
+function buildIfStale(label, output, inputs, build) {
+  if (!rebuild && isUpToDate(path.join(root, output), inputs.map((p) => path.join(root, p)))) {
+    console.log(`${label}: up to date (${output})`);
+    return;
+  }
+  build();
+}
+
+function shellQuote(value) {
+  return `'${String(value).replace(/'/g, `'\\''`)}'`;
+}
+
+function printBanner(env) {
+  const base = `http://localhost:${env.PORT}`;
+  const auth = shellQuote(`Authorization: Bearer ${env.DEMO_API_KEY}`);
+  const provider = env.OPENAI_API_KEY
+    ? 'OpenAI gpt-4o-mini'
+    : env.GEMINI_API_KEY
+      ? 'Gemini gemini-2.5-flash'
+      : 'the scripted provider (offline; set OPENAI_API_KEY or GEMINI_API_KEY for a real model)';
+  console.log(`
+Switchboard is running (Concierge agent on ${provider}).
+
+  API        ${base}
+  Console    ${base}/admin   login ${env.DEMO_ADMIN_EMAIL} / ${env.DEMO_ADMIN_PASSWORD}
+  API docs   ${base}/docs
+
+Send a message as the demo channel and wait up to 10 s for the reply:
+
+  curl -s -X POST '${base}/v1/messages?wait=10' -H ${auth} -H 'Content-Type: application/json' -d '{"session":"s1","text":"Quero um quarto em Curitiba"}'
+
+Then read the conversation (put the sessionId of that answer in the URL):
+
+  curl -s '${base}/v1/sessions/<sessionId>/messages' -H ${auth}
+
+Ctrl-C stops the API and the worker.
+`);
+}
+
+async function main() {
+  const loaded = loadEnvFiles(root);
+  const env = process.env;
+  env.NODE_ENV ??= 'production';
+  env.PORT ??= '3000';
+  env.HOST ??= '0.0.0.0';
+  console.log(`Switchboard demo — settings from ${['the environment', ...loaded].join(', ')}`);
+  console.log(`  DATABASE_URL=${redact(env.DATABASE_URL)}  REDIS_URL=${redact(env.REDIS_URL)}`);
+
+  step('Checking Postgres and Redis');
+  await checkReachable('Postgres', env.DATABASE_URL, 5432);
+  await checkReachable('Redis', env.REDIS_URL, 6379);
+
+  if (!fs.existsSync(path.join(root, 'node_modules/.package-lock.json'))) {
+    step('Installing dependencies (npm ci)');
+    npm(['ci', '--no-audit', '--no-fund'], env);
+  }
+  // Needs pg and ioredis, so only after the install.
+  const { ensureDatabase, checkRedis, checkPortFree } = require('./demo/preflight');
+  await checkRedis(env.REDIS_URL);
+  if (await ensureDatabase(env.DATABASE_URL)) console.log('created the database');
+
+  step('Generating the Prisma client');
+  buildIfStale('prisma client', 'libs/db/src/generated/prisma/client.ts', ['prisma/schema.prisma', 'package-lock.json'], () =>
+    npm(['run', 'prisma:generate', '--silent'], env),
+  );
+
+  step('Applying migrations');
+  node(['scripts/migrate.js', 'up'], env);
+
+  step('Seeding the demo tenant');
+  node(['-r', '@swc-node/register', 'prisma/seed.ts'], env);
+
+  step('Building the API, the worker and the console');
+  const nest = require.resolve('@nestjs/cli/bin/nest.js', { paths: [root] });
+  buildIfStale('api', API_MAIN, ['apps/api/src', 'apps/api/tsconfig.app.json', ...LIBS], () => node([nest, 'build', 'api'], env));
+  buildIfStale('worker', WORKER_MAIN, ['apps/worker/src', 'apps/worker/tsconfig.app.json', ...LIBS], () =>
+    node([nest, 'build', 'worker'], env),
+  );
+  buildIfStale('console', 'apps/admin/dist/index.html', ['apps/admin', 'package-lock.json'], () =>
+    npm(['run', 'build', '-w', 'apps/admin'], env),
+  );
+
+  step('Starting the API and the worker');
+  await checkPortFree(env.HOST, Number(env.PORT));
+  const { startChild, waitForReady, stopChildren } = require('./demo/processes');
+  const children = [startChild('api', API_MAIN, { cwd: root, env }), startChild('worker', WORKER_MAIN, { cwd: root, env })];
+
+  let stopping = false;
+  const stop = async (why, exitCode) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`\n${why}; stopping the API and the worker...`);
+    await stopChildren(children);
+    process.exit(exitCode);
+  };
+  process.on('SIGINT', () => stop('Ctrl-C', 0));
+  process.on('SIGTERM', () => stop('SIGTERM', 0));
+  // If this script dies some other way, it still takes its children with it.
+  process.on('exit', () => children.forEach((c) => c.exitCode === null && c.kill('SIGTERM')));
+
+  try {
+    await waitForReady(`http://127.0.0.1:${env.PORT}`, children, 90_000);
+  } catch (err) {
+    console.error(`\ndemo: ${err.message}`);
+    await stop('Start-up failed', 1);
+    return;
+  }
+  for (const child of children) {
+    child.exited.then(({ code, signal }) => stop(`${child.label} exited (${signal ?? `code ${code}`})`, 1));
+  }
+  printBanner(env);
+}
+
+main().catch((err) => {
+  const known = err instanceof PreflightError || err instanceof StepError;
+  console.error(`\ndemo: ${known ? err.message : err.stack}`);
+  process.exit(1);
+});
