@@ -1,0 +1,32 @@
+import ChatIcon from '@mui/icons-material/Chat';
+import ForumIcon from '@mui/icons-material/Forum';
+import BusinessIcon from '@mui/icons-material/Business';
+import { Admin, Resource } from 'react-admin';
+import { authProvider } from './api/auth-provider';
+import { dataProvider } from './api/data-provider';
+import { Dashboard } from './dashboard/Dashboard';
+import { LoginPage } from './login/LoginPage';
+import { MessageList } from './messages/MessageList';
+import { SessionList } from './sessions/SessionList';
+import { SessionShow } from './sessions/SessionShow';
+import { TenantList } from './tenants/TenantList';
+
+export function App() {
+  return (
+    <Admin
+      title="Switchboard"
+      authProvider={authProvider}
+      dataProvider={dataProvider}
+      loginPage={LoginPage}
+      dashboard={Dashboard}
+      requireAuth
+      disableTelemetry
+    >
+      {(role: string | undefined) => [
+        <Resource key="sessions" name="sessions" list={SessionList} show={SessionShow} icon={ForumIcon} recordRepresentation="externalKey" />,
+        <Resource key="messages" name="messages" list={MessageList} icon={ChatIcon} />,
+        role === 'platform_admin' ? <Resource key="tenants" name="tenants" list={TenantList} icon={BusinessIcon} /> : null,
+      ]}
+    </Admin>
+  );
+}

@@ -1,0 +1,36 @@
+import { Divider, Typography } from '@mui/material';
+import { DateField, NumberField, Pagination, ReferenceManyField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { SessionStatusChip } from './SessionStatusChip';
+import { Transcript } from './Transcript';
+
+function SessionTitle() {
+  const record = useRecordContext<{ externalKey: string }>();
+  return <span>Session {record ? `“${record.externalKey}”` : ''}</span>;
+}
+
+export function SessionShow() {
+  return (
+    <Show title={<SessionTitle />}>
+      <SimpleShowLayout>
+        <TextField source="externalKey" label="Session key" />
+        <SessionStatusChip label="Status" source="status" />
+        <DateField source="createdAt" label="Created" showTime />
+        <DateField source="lastMessageAt" label="Last message" showTime emptyText="—" />
+        <NumberField source="version" label="State version" />
+        <TextField source="id" label="Session id" />
+        <Divider />
+        <Typography variant="h6">Transcript</Typography>
+        <ReferenceManyField
+          label={false}
+          reference="messages"
+          target="sessionId"
+          sort={{ field: 'seq', order: 'ASC' }}
+          perPage={100}
+          pagination={<Pagination rowsPerPageOptions={[100]} />}
+        >
+          <Transcript />
+        </ReferenceManyField>
+      </SimpleShowLayout>
+    </Show>
+  );
+}

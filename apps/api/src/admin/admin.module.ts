@@ -1,0 +1,20 @@
+import { Module } from '@nestjs/common';
+import { AccessTokenService } from './auth/access-token.service';
+import { AdminAuthGuard } from './auth/admin-auth.guard';
+import { AuthController } from './auth/auth.controller';
+import { LoginUseCase } from './auth/login.usecase';
+import { MessagesController } from './messages/messages.controller';
+import { SessionsController } from './sessions/sessions.controller';
+import { StatsController } from './stats/stats.controller';
+import { TenantsController } from './tenants/tenants.controller';
+
+/**
+ * Console login and the admin REST the console reads (react-admin simple-REST dialect) under
+ * /v1/admin. Needs PrismaService from a global DbModule.
+ */
+@Module({
+  controllers: [AuthController, SessionsController, MessagesController, TenantsController, StatsController],
+  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase],
+  exports: [AccessTokenService, AdminAuthGuard],
+})
+export class AdminModule {}

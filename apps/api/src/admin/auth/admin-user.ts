@@ -1,0 +1,23 @@
+import type { UserRole } from '@switchboard/db';
+
+/** The logged-in console user, as the guard attaches it to the request. */
+export interface AdminUser {
+  id: string;
+  email: string;
+  name: string;
+  role: UserRole;
+  /** Null only for platform admins, who see every tenant. */
+  tenantId: string | null;
+}
+
+export interface PublicUser {
+  id: string;
+  email: string;
+  name: string;
+  role: UserRole;
+  tenantId: string | null;
+}
+
+export function toPublicUser(u: AdminUser): PublicUser {
+  return { id: u.id, email: u.email, name: u.name, role: u.role, tenantId: u.tenantId };
+}

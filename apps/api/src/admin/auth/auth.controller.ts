@@ -1,0 +1,26 @@
+import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { AdminAuthGuard } from './admin-auth.guard';
+import { toPublicUser, type AdminUser, type PublicUser } from './admin-user';
+import { CurrentUser } from './current-user.decorator';
+import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
+import { loginBody, LoginUseCase, type LoginBody, type LoginResult } from './login.usecase';
+import { ALL_ROLES, PublicRoute, Roles } from './roles.decorator';
+
+@Controller('v1/admin/auth')
+@UseGuards(AdminAuthGuard)
+export class AuthController {
+  constructor(private readonly login: LoginUseCase) {}
+
+  @Post('login')
+  @HttpCode(200)
+  @PublicRoute()
+  logIn(@Body(new ZodValidationPipe(loginBody)) body: LoginBody): Promise<LoginResult> {
+    return this.login.execute(body);
+  }
+
+  @Get('me')
+  @Roles(...ALL_ROLES)
+  me(@CurrentUser() user: AdminUser): PublicUser {
+    return toPublicUser(user);
+  }
+}

@@ -1,0 +1,44 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '@switchboard/db';
+import { z } from 'zod';
+import { InvalidCredentialsError } from '../admin-errors';
+import { AccessTokenService, ACCESS_TOKEN_TTL_SECONDS } from './access-token.service';
+import { toPublicUser, type PublicUser } from './admin-user';
+import { decoyPasswordHash, verifyPassword } from './password';
+
+export const loginBody = z.strictObject({
+  email: z.string().trim().min(1).max(320),
+  password: z.string().min(1).max(1024),
+});
+export type LoginBody = z.infer<typeof loginBody>;
+
+export interface LoginResult {
+  accessToken: string;
+  tokenType: 'Bearer';
+  expiresIn: number;
+  user: PublicUser;
+}
+
+/** Email and password in, a signed access token out. One answer for every kind of failure. */
+@Injectable()
+export class LoginUseCase {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly tokens: AccessTokenService,
+  ) {}
+
+  async execute({ email, password }: LoginBody): Promise<LoginResult> {
+    const user = await this.prisma.user.findFirst({
+      where: { email: { equals: email, mode: 'insensitive' } },
+    });
+    const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), password);
+    if (!user || !ok || user.disabledAt) throw new InvalidCredentialsError();
+
+    return {
+      accessToken: await this.tokens.sign(user.id),
+      tokenType: 'Bearer',
+      expiresIn: ACCESS_TOKEN_TTL_SECONDS,
+      user: toPublicUser(user),
+    };
+  }
+}

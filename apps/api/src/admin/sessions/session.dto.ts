@@ -1,0 +1,28 @@
+import type { Session } from '@switchboard/db';
+
+/** A session as the console reads it; the engine's state blob stays server-side. */
+export interface SessionDto {
+  id: string;
+  tenantId: string;
+  channelId: string;
+  agentId: string;
+  externalKey: string;
+  status: Session['status'];
+  version: number;
+  lastMessageAt: Date | null;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export const sessionSelect = {
+  id: true,
+  tenantId: true,
+  channelId: true,
+  agentId: true,
+  externalKey: true,
+  status: true,
+  version: true,
+  lastMessageAt: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;

@@ -1,0 +1,46 @@
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { PrismaService } from '@switchboard/db';
+import type { FastifyReply } from 'fastify';
+import { ResourceNotFoundError } from '../admin-errors';
+import { AdminAuthGuard } from '../auth/admin-auth.guard';
+import type { AdminUser } from '../auth/admin-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { ALL_ROLES, Roles } from '../auth/roles.decorator';
+import { isUuid } from '../list-query/filters';
+import { contentRange, parseListQuery } from '../list-query/list-query';
+import { tenantScope } from '../tenant-scope';
+import { sessionSelect, type SessionDto } from './session.dto';
+import { sessionsListSpec } from './sessions.list-spec';
+
+@Controller('v1/admin/sessions')
+@UseGuards(AdminAuthGuard)
+export class SessionsController {
+  constructor(private readonly prisma: PrismaService) {}
+
+  @Get()
+  @Roles(...ALL_ROLES)
+  async list(
+    @CurrentUser() user: AdminUser,
+    @Query() query: Record<string, unknown>,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<SessionDto[]> {
+    const { where, orderBy, skip, take } = parseListQuery(query, sessionsListSpec);
+    const scoped = { AND: [tenantScope(user), ...where] };
+    const [rows, total] = await this.prisma.$transaction([
+      this.prisma.session.findMany({ where: scoped, orderBy, skip, take, select: sessionSelect }),
+      this.prisma.session.count({ where: scoped }),
+    ]);
+    reply.header('Content-Range', contentRange('sessions', skip, rows.length, total));
+    return rows;
+  }
+
+  @Get(':id')
+  @Roles(...ALL_ROLES)
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<SessionDto> {
+    const row = isUuid(id)
+      ? await this.prisma.session.findFirst({ where: { id, ...tenantScope(user) }, select: sessionSelect })
+      : null;
+    if (!row) throw new ResourceNotFoundError('session', id);
+    return row;
+  }
+}

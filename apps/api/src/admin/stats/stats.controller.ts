@@ -1,0 +1,44 @@
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { PrismaService } from '@switchboard/db';
+import { AdminAuthGuard } from '../auth/admin-auth.guard';
+import type { AdminUser } from '../auth/admin-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { ALL_ROLES, Roles } from '../auth/roles.decorator';
+import { tenantScope } from '../tenant-scope';
+
+export interface AdminStats {
+  sessions: number;
+  activeSessions: number;
+  messages: number;
+  queuedMessages: number;
+  turns: number;
+  llmCalls: number;
+}
+
+/** The headline numbers of the console's dashboard, for the user's tenant (or all, for platform admins). */
+@Controller('v1/admin/stats')
+@UseGuards(AdminAuthGuard)
+export class StatsController {
+  constructor(private readonly prisma: PrismaService) {}
+
+  @Get()
+  @Roles(...ALL_ROLES)
+  async get(@CurrentUser() user: AdminUser): Promise<AdminStats> {
+    const scope = tenantScope(user);
+    const [sessions, activeSessions, messages, queuedMessages, turns] = await this.prisma.$transaction([
+      this.prisma.session.count({ where: scope }),
+      this.prisma.session.count({ where: { ...scope, status: 'active' } }),
+      this.prisma.message.count({ where: scope }),
+      this.prisma.message.count({ where: { ...scope, status: 'queued' } }),
+      this.prisma.turn.aggregate({ where: scope, _count: { _all: true }, _sum: { llmCalls: true } }),
+    ]);
+    return {
+      sessions,
+      activeSessions,
+      messages,
+      queuedMessages,
+      turns: turns._count._all,
+      llmCalls: turns._sum.llmCalls ?? 0,
+    };
+  }
+}
