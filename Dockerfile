@@ -1,0 +1,43 @@
+# syntax=docker/dockerfile:1
+# One image for every Switchboard process; the command picks the role:
+#   api     node dist/apps/api/apps/api/src/main.js        (default; also serves the console at /admin)
+#   worker  node dist/apps/worker/apps/worker/src/main.js
+#   migrate sh -c "node scripts/migrate.js up && node -r @swc-node/register prisma/seed.ts"
+# docker-compose.yml wires the three together.
+
+ARG NODE_IMAGE=node:20-bookworm-slim
+
+# --- dependencies: only the manifests, so this layer is reused until they change -------------
+FROM ${NODE_IMAGE} AS deps
+WORKDIR /app
+COPY package.json package-lock.json ./
+COPY apps/api/package.json apps/api/
+COPY apps/worker/package.json apps/worker/
+COPY apps/admin/package.json apps/admin/
+COPY libs/agent/package.json libs/agent/
+COPY libs/agent-config/package.json libs/agent-config/
+COPY libs/config/package.json libs/config/
+COPY libs/db/package.json libs/db/
+COPY libs/queue/package.json libs/queue/
+# No dependency needs its install script (docs/dependencies.md). The image's npm 10 does not
+# read package.json `allowScripts`, so the flag says the same thing to it.
+RUN npm ci --ignore-scripts --no-audit --no-fund
+
+# --- build: Prisma client, API, worker, console -----------------------------------------------
+FROM deps AS build
+COPY . .
+RUN npm run prisma:generate --silent \
+ && npx nest build api \
+ && npx nest build worker \
+ && npm run build -w apps/admin
+
+# --- runtime: the built tree without npm's cache ----------------------------------------------
+# It keeps the dev dependencies and the TypeScript sources on purpose: the migrate role runs
+# the TypeScript seed through @swc-node/register (docs/decisions.md).
+FROM ${NODE_IMAGE} AS runtime
+ENV NODE_ENV=production
+WORKDIR /app
+COPY --from=build --chown=node:node /app ./
+USER node
+EXPOSE 3000
+CMD ["node", "dist/apps/api/apps/api/src/main.js"]

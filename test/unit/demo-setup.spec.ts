@@ -1,0 +1,101 @@
+import { mkdtempSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { envSchema } from '@switchboard/config';
+import { DEMO_DEFAULTS, DemoSettingsError, demoSettingsFromEnv } from '../../prisma/seed/demo-settings';
+
+// The plain-Node helpers of `npm run demo` are CommonJS without types.
+/* eslint-disable @typescript-eslint/no-require-imports */
+const { parseEnvFile, loadEnvFiles } = require('../../scripts/demo/env-files') as {
+  parseEnvFile(text: string): Record<string, string>;
+  loadEnvFiles(root: string, env: Record<string, string | undefined>): string[];
+};
+const { isUpToDate } = require('../../scripts/demo/freshness') as { isUpToDate(out: string, inputs: string[]): boolean };
+/* eslint-enable @typescript-eslint/no-require-imports */
+
+const root = path.join(__dirname, '../..');
+
+describe('.env.example', () => {
+  const example = readFileSync(path.join(root, '.env.example'), 'utf8');
+
+  it('names every variable of the env schema, set or as a commented default', () => {
+    const missing = Object.keys(envSchema.shape).filter((v) => !new RegExp(`^#? ?${v}=`, 'm').test(example));
+    expect(missing).toEqual([]);
+  });
+
+  it('holds values the apps accept and the demo defaults the README prints', () => {
+    const vars = parseEnvFile(example);
+    const known = Object.fromEntries(Object.entries(vars).filter(([k, v]) => k in envSchema.shape && v !== ''));
+    expect(envSchema.safeParse(known).success).toBe(true);
+    expect(vars.DEMO_API_KEY).toBe(DEMO_DEFAULTS.apiKey);
+    expect(vars.DEMO_ADMIN_EMAIL).toBe(DEMO_DEFAULTS.adminEmail);
+    expect(vars.DEMO_ADMIN_PASSWORD).toBe(DEMO_DEFAULTS.adminPassword);
+  });
+});
+
+describe('demo env files', () => {
+  it('parses comments, export, quotes and trailing comments', () => {
+    expect(parseEnvFile('# c\nA=1\nexport B="x y"\nC=z # note\nD=\nE=a#b\nnot a line')).toEqual({
+      A: '1',
+      B: 'x y',
+      C: 'z',
+      D: '',
+      E: 'a#b',
+    });
+  });
+
+  it('lets the shell win over .env, and .env over .env.example', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sb-env-'));
+    writeFileSync(path.join(dir, '.env'), 'A=from-env\nB=from-env\n');
+    writeFileSync(path.join(dir, '.env.example'), 'A=default\nB=default\nC=default\n');
+    const env: Record<string, string | undefined> = { A: 'from-shell' };
+    expect(loadEnvFiles(dir, env)).toEqual(['.env', '.env.example']);
+    expect(env).toEqual({ A: 'from-shell', B: 'from-env', C: 'default' });
+  });
+});
+
+describe('demo build freshness', () => {
+  it('rebuilds when the output is missing or older than any input, and not otherwise', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sb-fresh-'));
+    mkdirSync(path.join(dir, 'src/deep'), { recursive: true });
+    const input = path.join(dir, 'src/deep/a.ts');
+    const output = path.join(dir, 'out.js');
+    writeFileSync(input, '');
+    expect(isUpToDate(output, [path.join(dir, 'src')])).toBe(false);
+    writeFileSync(output, '');
+    utimesSync(input, new Date(1_000_000), new Date(1_000_000));
+    expect(isUpToDate(output, [path.join(dir, 'src')])).toBe(true);
+    utimesSync(input, new Date(), new Date(Date.now() + 60_000));
+    expect(isUpToDate(output, [path.join(dir, 'src')])).toBe(false);
+  });
+});
+
+describe('demo seed settings', () => {
+  it('uses the documented defaults and the scripted provider when nothing is set', () => {
+    expect(demoSettingsFromEnv({}, 8)).toEqual({
+      adminEmail: 'admin@switchboard.local',
+      adminPassword: 'switchboard',
+      ownerEmail: 'owner@demo-hotel.local',
+      apiKey: 'sb_demo_concierge_key_change_me',
+      provider: undefined,
+    });
+  });
+
+  it('points the Concierge at OpenAI gpt-4o-mini, else Gemini gemini-2.5-flash, when a key is set', () => {
+    expect(demoSettingsFromEnv({ GEMINI_API_KEY: 'g' }, 8).provider).toEqual({ kind: 'gemini', model: 'gemini-2.5-flash' });
+    expect(demoSettingsFromEnv({ OPENAI_API_KEY: 'o', GEMINI_API_KEY: 'g' }, 8).provider).toEqual({
+      kind: 'openai',
+      model: 'gpt-4o-mini',
+    });
+  });
+
+  it.each([
+    [{ DEMO_ADMIN_PASSWORD: 'short' }, 'DEMO_ADMIN_PASSWORD must have at least 8 characters'],
+    [{ DEMO_ADMIN_EMAIL: 'not-an-email' }, 'DEMO_ADMIN_EMAIL is not an email address'],
+    [{ DEMO_OWNER_EMAIL: 'admin@switchboard.local' }, 'DEMO_OWNER_EMAIL must differ from DEMO_ADMIN_EMAIL'],
+    [{ DEMO_API_KEY: 'has a space in it!' }, 'DEMO_API_KEY must be at least 16 characters with no spaces'],
+  ])('refuses %p naming the variable', (env, message) => {
+    expect(() => demoSettingsFromEnv(env, 8)).toThrow(DemoSettingsError);
+    expect(() => demoSettingsFromEnv(env, 8)).toThrow(message);
+  });
+});
