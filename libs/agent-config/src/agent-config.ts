@@ -33,6 +33,8 @@ export interface DoubleTextingConfig {
 }
 
 export interface AgentConfig {
+  /** The engine agent's name; the worker falls back to Agent.name. */
+  name?: string;
   instructions?: string;
   provider: AgentProviderConfig;
   fields: Record<string, FieldConfig>;

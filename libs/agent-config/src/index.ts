@@ -1,1 +1,3 @@
 export * from './agent-config';
+export * from './agent-config.schema';
+export * from './build-engine-agent';

@@ -1,0 +1,93 @@
+import { Injectable, Logger } from '@nestjs/common';
+import type { Agent } from '@falai/agent';
+import { buildEngineAgent, parseAgentConfig, type AgentConfig } from '@switchboard/agent-config';
+import { PrismaService } from '@switchboard/db';
+import { AGENT_CACHE_SIZE } from '../config/worker-settings';
+import type { TurnContext } from '../tools/agent-tool.decorator';
+import { ToolRegistry } from '../tools/tool-registry';
+import { hostStore } from './host-store';
+import { ProviderForConfig } from './provider-for-config';
+
+export interface LoadedAgent {
+  agentId: string;
+  /** The published version the turn runs, or null for the draft. */
+  version: number | null;
+  config: AgentConfig;
+  agent: Agent<TurnContext>;
+  provider: { name: string; model: string };
+}
+
+export class AgentNotFoundError extends Error {
+  readonly code = 'agent-not-found';
+  constructor(agentId: string, detail: string) {
+    super(`[AgentNotFoundError] agent ${agentId}: ${detail}.`);
+    this.name = 'AgentNotFoundError';
+  }
+}
+
+/**
+ * The agent a session talks to, built from its published version (else its draft) and cached by
+ * (agent, version) — or (agent, draft updatedAt) — so a publish or a draft edit takes effect on
+ * the next turn while unchanged agents are built once per process.
+ */
+@Injectable()
+export class AgentCatalog {
+  private readonly logger = new Logger(AgentCatalog.name);
+  private readonly cache = new Map<string, Promise<LoadedAgent>>();
+
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly tools: ToolRegistry,
+    private readonly providers: ProviderForConfig,
+  ) {}
+
+  async forAgent(tenantId: string, agentId: string): Promise<LoadedAgent> {
+    const row = await this.prisma.agent.findFirst({
+      where: { id: agentId, tenantId },
+      select: { id: true, name: true, config: true, publishedVersion: true, updatedAt: true },
+    });
+    if (!row) throw new AgentNotFoundError(agentId, 'no such agent for this tenant');
+    const cacheKey =
+      row.publishedVersion !== null ? `${row.id}@v${row.publishedVersion}` : `${row.id}@draft:${row.updatedAt.getTime()}`;
+
+    const hit = this.cache.get(cacheKey);
+    if (hit) {
+      // Re-insert: Map order is the LRU order.
+      this.cache.delete(cacheKey);
+      this.cache.set(cacheKey, hit);
+      return hit;
+    }
+    const loading = this.load(tenantId, row).catch((err: unknown) => {
+      this.cache.delete(cacheKey);
+      throw err;
+    });
+    this.cache.set(cacheKey, loading);
+    while (this.cache.size > AGENT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
+    return loading;
+  }
+
+  private async load(
+    tenantId: string,
+    row: { id: string; name: string; config: unknown; publishedVersion: number | null },
+  ): Promise<LoadedAgent> {
+    let json = row.config;
+    if (row.publishedVersion !== null) {
+      const published = await this.prisma.agentVersion.findFirst({
+        where: { agentId: row.id, tenantId, version: row.publishedVersion },
+        select: { config: true },
+      });
+      if (!published) throw new AgentNotFoundError(row.id, `published version ${row.publishedVersion} is missing`);
+      json = published.config;
+    }
+    const config = parseAgentConfig(json);
+    const provider = this.providers.build(config.provider);
+    const agent = buildEngineAgent<TurnContext>(config, {
+      tools: this.tools.forAllowList(config.tools),
+      provider,
+      name: row.name,
+      store: hostStore,
+    });
+    this.logger.log(`agent ${row.id} built (${row.publishedVersion === null ? 'draft' : `v${row.publishedVersion}`})`);
+    return { agentId: row.id, version: row.publishedVersion, config, agent, provider: { name: provider.name, model: provider.model } };
+  }
+}

@@ -1,0 +1,31 @@
+import { EnvValidationError, loadEnv, type Env } from '@switchboard/config';
+import { z } from 'zod';
+
+// Variables only the worker reads. Shared ones (DATABASE_URL, REDIS_URL, QUEUE_PREFIX,
+// WORKER_CONCURRENCY, LOG_LEVEL, provider keys) come from @switchboard/config's loadEnv.
+const workerOnlySchema = z.object({
+  /** How long a session lease lives without renewal; renewed every third of it while a turn runs. */
+  SESSION_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /** How often one worker (at a time) looks for accepted messages that have no live job. */
+  SWEEPER_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(30_000),
+  /** A message still queued this long after it was accepted is re-enqueued by the sweeper. */
+  SWEEPER_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+});
+
+export type WorkerEnv = Env & z.infer<typeof workerOnlySchema>;
+
+/** Validates the worker's environment once at start-up; throws EnvValidationError naming each bad variable. */
+export function loadWorkerEnv(source: NodeJS.ProcessEnv = process.env): WorkerEnv {
+  const shared = loadEnv(source);
+  const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== ''));
+  const own = workerOnlySchema.safeParse(cleaned);
+  if (!own.success) {
+    throw new EnvValidationError(
+      own.error.issues.map((i) => ({ variable: i.path.join('.'), message: i.message })),
+    );
+  }
+  return { ...shared, ...own.data };
+}
+
+/** Injection token of the validated WorkerEnv. */
+export const WORKER_ENV = Symbol('WORKER_ENV');

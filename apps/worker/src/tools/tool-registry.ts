@@ -1,0 +1,70 @@
+import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { DiscoveryService } from '@nestjs/core';
+import type { AnyTool } from '@falai/agent';
+import { AgentToolMarker, type AgentToolHandler, type AgentToolOptions } from './agent-tool.decorator';
+import { toEngineTool } from './to-engine-tool';
+
+export class DuplicateToolIdError extends Error {
+  readonly code = 'duplicate-tool-id';
+  constructor(id: string, classes: string[]) {
+    super(`[DuplicateToolIdError] tool "${id}" is declared by ${classes.join(' and ')}. Give each @AgentTool a unique id.`);
+    this.name = 'DuplicateToolIdError';
+  }
+}
+
+export class InvalidToolProviderError extends Error {
+  readonly code = 'invalid-tool-provider';
+  constructor(className: string, id: string) {
+    super(`[InvalidToolProviderError] ${className} (@AgentTool "${id}") has no handle(args, ctx) method. Add one.`);
+    this.name = 'InvalidToolProviderError';
+  }
+}
+
+export interface RegisteredToolInfo {
+  id: string;
+  description?: string;
+  parameters?: object;
+  provider: string;
+}
+
+/** The worker's code tools, found once at start-up among the Nest providers marked @AgentTool. */
+@Injectable()
+export class ToolRegistry implements OnModuleInit {
+  private readonly logger = new Logger(ToolRegistry.name);
+  private readonly tools = new Map<string, { tool: AnyTool; info: RegisteredToolInfo }>();
+
+  constructor(private readonly discovery: DiscoveryService) {}
+
+  onModuleInit(): void {
+    for (const wrapper of this.discovery.getProviders({ metadataKey: AgentToolMarker.KEY })) {
+      const options = this.discovery.getMetadataByDecorator(AgentToolMarker, wrapper) as AgentToolOptions;
+      const instance = wrapper.instance as AgentToolHandler | undefined;
+      const className = wrapper.metatype?.name ?? String(wrapper.name);
+      if (!instance || typeof instance.handle !== 'function') throw new InvalidToolProviderError(className, options.id);
+      const existing = this.tools.get(options.id);
+      if (existing) throw new DuplicateToolIdError(options.id, [existing.info.provider, className]);
+      this.tools.set(options.id, {
+        tool: toEngineTool(instance, options),
+        info: { id: options.id, description: options.description, parameters: options.parameters, provider: className },
+      });
+    }
+    this.logger.log(`tools registered: ${[...this.tools.keys()].sort().join(', ') || '(none)'}`);
+  }
+
+  /** Every registered tool, for listing and syncing. */
+  list(): RegisteredToolInfo[] {
+    return [...this.tools.values()].map((t) => t.info);
+  }
+
+  has(id: string): boolean {
+    return this.tools.has(id);
+  }
+
+  /** The engine tools an agent's allow-list names, in allow-list order; ids with no tool are left out. */
+  forAllowList(ids: readonly string[]): AnyTool[] {
+    return [...new Set(ids)].flatMap((id) => {
+      const t = this.tools.get(id);
+      return t ? [t.tool] : [];
+    });
+  }
+}

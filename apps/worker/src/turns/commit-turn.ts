@@ -1,0 +1,128 @@
+import { Injectable } from '@nestjs/common';
+import type { Session } from '@falai/agent';
+import { PrismaService, type Prisma } from '@switchboard/db';
+import { COMMIT_TRANSACTION } from '../config/worker-settings';
+import { MessageAlreadyAnsweredError, SessionVersionConflictError } from './turn-errors';
+import type { TurnUsage } from './turn-record';
+
+export interface OutboundReply {
+  /** The engine's message key (stable across replays); unique per session in the database. */
+  key: string;
+  text: string;
+  kind: string;
+}
+
+export interface TurnCommit {
+  turnId: string;
+  tenantId: string;
+  sessionId: string;
+  channelId: string;
+  agentId: string;
+  agentVersion: number | null;
+  provider: { name: string; model: string };
+  /** Inbound message ids this turn answers; each must still be queued. */
+  answered: string[];
+  /** `failed` when the turn could not answer (no reply was possible). */
+  inboundStatus: 'answered' | 'failed';
+  /** The Session.version the turn was computed from. */
+  expectedVersion: number;
+  /** The engine's session to save; null keeps the stored state (a turn that never ran) but still bumps the version. */
+  state: Session | null;
+  replies: OutboundReply[];
+  usage: TurnUsage;
+  queueWaitMs: number;
+  /** Epoch ms when the turn started, for totalMs. */
+  startedAt: number;
+}
+
+export interface CommittedTurn {
+  turnId: string;
+  answered: string[];
+  replies: { id: string; text: string }[];
+  version: number;
+  commitMs: number;
+  totalMs: number;
+}
+
+/**
+ * The one transaction that makes a turn visible: the Turn row, the inbound messages marked
+ * answered (only if still queued: a second commit for the same message rolls back whole), the
+ * session state behind a version check (a stale save rolls back and the caller replays), and the
+ * outbound replies (unique per session and engine key, so a replay inserts nothing twice).
+ */
+@Injectable()
+export class CommitTurn {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async execute(c: TurnCommit): Promise<CommittedTurn> {
+    const t0 = Date.now();
+    return this.prisma.$transaction(async (tx) => {
+      await tx.turn.create({
+        data: {
+          id: c.turnId,
+          tenantId: c.tenantId,
+          sessionId: c.sessionId,
+          agentId: c.agentId,
+          agentVersion: c.agentVersion,
+          provider: c.provider.name,
+          model: c.provider.model,
+          llmCalls: c.usage.llmCalls,
+          inputTokens: c.usage.inputTokens,
+          outputTokens: c.usage.outputTokens,
+          cachedInputTokens: c.usage.cachedInputTokens,
+          outcomeCodes: c.usage.outcomeCodes,
+          outcomes: c.usage.outcomes as unknown as Prisma.InputJsonValue,
+          trace: c.usage.trace as unknown as Prisma.InputJsonValue,
+          queueWaitMs: Math.max(0, Math.round(c.queueWaitMs)),
+          modelMs: c.usage.modelMs,
+          toolsMs: c.usage.toolsMs,
+        },
+      });
+
+      const now = new Date();
+      const marked = await tx.message.updateMany({
+        where: { id: { in: c.answered }, sessionId: c.sessionId, tenantId: c.tenantId, direction: 'inbound', status: 'queued' },
+        data: { status: c.inboundStatus, turnId: c.turnId, answeredAt: now },
+      });
+      if (marked.count !== c.answered.length) throw new MessageAlreadyAnsweredError(c.answered);
+
+      const version = c.expectedVersion + 1;
+      const saved = await tx.session.updateMany({
+        where: { id: c.sessionId, tenantId: c.tenantId, version: c.expectedVersion },
+        data: {
+          ...(c.state && { state: { ...c.state, version } as unknown as Prisma.InputJsonValue }),
+          version,
+        },
+      });
+      if (saved.count !== 1) throw new SessionVersionConflictError(c.sessionId, c.expectedVersion);
+
+      const inserted = c.replies.length
+        ? await tx.message.createManyAndReturn({
+            data: c.replies.map((r) => ({
+              tenantId: c.tenantId,
+              sessionId: c.sessionId,
+              channelId: c.channelId,
+              direction: 'outbound' as const,
+              status: 'sent' as const,
+              text: r.text,
+              key: r.key,
+              kind: r.kind,
+              turnId: c.turnId,
+            })),
+            skipDuplicates: true,
+            select: { id: true, key: true, text: true },
+          })
+        : [];
+      const byKey = new Map(inserted.map((m) => [m.key, m]));
+      const replies = c.replies.flatMap((r) => {
+        const m = byKey.get(r.key);
+        return m ? [{ id: m.id, text: m.text }] : [];
+      });
+
+      const commitMs = Date.now() - t0;
+      const totalMs = Date.now() - c.startedAt;
+      await tx.turn.update({ where: { id: c.turnId }, data: { commitMs, totalMs } });
+      return { turnId: c.turnId, answered: c.answered, replies, version, commitMs, totalMs };
+    }, COMMIT_TRANSACTION);
+  }
+}

@@ -1,0 +1,26 @@
+/** The session moved on since it was loaded (another save won): reload and replay the turn. */
+export class SessionVersionConflictError extends Error {
+  readonly code = 'session-version-conflict';
+  constructor(sessionId: string, expectedVersion: number) {
+    super(`[SessionVersionConflictError] session ${sessionId} is no longer at version ${expectedVersion}; the turn is replayed on the fresh state.`);
+    this.name = 'SessionVersionConflictError';
+  }
+}
+
+/** Another turn answered the message first: this commit rolls back so nothing is stored twice. */
+export class MessageAlreadyAnsweredError extends Error {
+  readonly code = 'message-already-answered';
+  constructor(messageIds: string[]) {
+    super(`[MessageAlreadyAnsweredError] ${messageIds.join(', ')} was already answered; this turn commits nothing.`);
+    this.name = 'MessageAlreadyAnsweredError';
+  }
+}
+
+/** A turn that kept losing its version check; the job retries later with backoff. */
+export class TurnReplayLimitError extends Error {
+  readonly code = 'turn-replay-limit';
+  constructor(sessionId: string, replays: number) {
+    super(`[TurnReplayLimitError] session ${sessionId}: ${replays} version conflicts in a row; the job will retry.`);
+    this.name = 'TurnReplayLimitError';
+  }
+}

@@ -1,0 +1,31 @@
+import { isProviderError, type ProviderErrorKind } from '@falai/agent';
+
+// Failures of a whole turn (not of one step) and whether waiting could fix them.
+
+const PERMANENT_PROVIDER_KINDS: Partial<Record<ProviderErrorKind, string>> = {
+  auth: 'provider-auth',
+  context: 'provider-context',
+  invalid: 'provider-invalid',
+};
+
+/** Errors that mean the agent cannot be built as configured; retrying the job changes nothing. */
+const CONFIG_ERROR_NAMES = new Set([
+  'InvalidAgentConfigError',
+  'UnknownAgentToolError',
+  'AgentNotFoundError',
+  'FlowConfigurationError',
+  'ProviderConfigurationError',
+]);
+
+/**
+ * The outcome code of a failure no retry can fix, or undefined for one worth retrying (a
+ * transient provider failure of the understand call, a database hiccup, a bug).
+ */
+export function permanentFailureCode(err: unknown): string | undefined {
+  if (isProviderError(err)) {
+    if (err.kind === 'quota') return err.resetAt ? undefined : 'provider-quota';
+    return PERMANENT_PROVIDER_KINDS[err.kind];
+  }
+  if (err instanceof Error && CONFIG_ERROR_NAMES.has(err.name)) return 'agent-unavailable';
+  return undefined;
+}

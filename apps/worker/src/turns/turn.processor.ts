@@ -1,0 +1,92 @@
+import { randomUUID } from 'node:crypto';
+import { Inject, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { DelayedError, type Job } from 'bullmq';
+import { QUEUES, type TurnJobData } from '@switchboard/queue';
+import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
+import { LEASE_BUSY_DELAY_MS, TURN_WORKER_OPTIONS } from '../config/worker-settings';
+import { SessionLeases } from '../lease/session-lease';
+import { DrainSession } from './drain-session';
+
+export type TurnJobResult = { status: 'already-answered' } | { status: 'drained'; turns: number };
+
+/**
+ * Consumes `{turns}` jobs: "session S has work". Takes the session's lease, or puts the job back
+ * as delayed (it keeps no place to lose: the holder answers every queued message of the session
+ * in order, and this job then finds its message answered and ends at once).
+ */
+@Processor(QUEUES.turns, TURN_WORKER_OPTIONS)
+export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(TurnProcessor.name);
+  private stopping = false;
+
+  constructor(
+    @Inject(WORKER_ENV) private readonly env: WorkerEnv,
+    private readonly leases: SessionLeases,
+    private readonly drain: DrainSession,
+  ) {
+    super();
+  }
+
+  /** Starts taking jobs once every module is ready (TURN_WORKER_OPTIONS has autorun off). */
+  onApplicationBootstrap(): void {
+    this.worker.concurrency = this.env.WORKER_CONCURRENCY;
+    this.worker.run().catch((err: unknown) => this.logger.error({ msg: 'turn worker stopped', error: (err as Error).message }));
+  }
+
+  /**
+   * Runs before the database and Redis modules close (they are global, destroyed last): stop
+   * taking jobs and wait for running turns to commit.
+   */
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    await this.worker.close();
+  }
+
+  async process(job: Job<TurnJobData>, token?: string): Promise<TurnJobResult> {
+    const { tenantId, sessionId, messageId } = job.data;
+    if (messageId && (await this.drain.isSettled(tenantId, messageId))) return { status: 'already-answered' };
+
+    const lease = await this.leases.acquire(sessionId);
+    if (!lease) return this.retryLater(job, token);
+    try {
+      const result = await this.drain.execute({
+        tenantId,
+        sessionId,
+        ownMessageId: messageId,
+        lease,
+        stopping: () => this.stopping,
+      });
+      if (!result.ownSettled) return this.retryLater(job, token);
+      return { status: 'drained', turns: result.turns };
+    } finally {
+      await lease.release();
+    }
+  }
+
+  private async retryLater(job: Job<TurnJobData>, token: string | undefined): Promise<never> {
+    const delay = LEASE_BUSY_DELAY_MS.min + Math.floor(Math.random() * LEASE_BUSY_DELAY_MS.jitter);
+    await job.moveToDelayed(Date.now() + delay, token);
+    throw new DelayedError();
+  }
+
+  @OnWorkerEvent('failed')
+  onFailed(job: Job<TurnJobData> | undefined, err: Error): void {
+    const errorId = randomUUID();
+    this.logger.error({
+      msg: 'turn job failed',
+      errorId,
+      jobId: job?.id,
+      sessionId: job?.data.sessionId,
+      attemptsMade: job?.attemptsMade,
+      error: err.message,
+      stack: err.stack,
+    });
+  }
+
+  // BullMQ emits `error` for connection trouble; without a listener Node would crash the process.
+  @OnWorkerEvent('error')
+  onError(err: Error): void {
+    this.logger.error({ msg: 'turn worker error', error: err.message });
+  }
+}

@@ -1,0 +1,46 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { BullModule } from '@nestjs/bullmq';
+import { LoggerModule } from 'nestjs-pino';
+import { DbModule } from '@switchboard/db';
+import { redisConnection } from '@switchboard/queue';
+import { WORKER_ENV, type WorkerEnv } from './config/worker-env';
+import { RedisModule } from './redis/redis.module';
+import { ToolsModule } from './tools/tools.module';
+import { TurnsModule } from './turns/turns.module';
+
+@Global()
+@Module({})
+class WorkerEnvModule {
+  static forRoot(env: WorkerEnv): DynamicModule {
+    return { module: WorkerEnvModule, providers: [{ provide: WORKER_ENV, useValue: env }], exports: [WORKER_ENV] };
+  }
+}
+
+/** The worker process: an application context (no HTTP server) running the BullMQ processors. */
+@Module({})
+export class WorkerModule {
+  static forRoot(env: WorkerEnv): DynamicModule {
+    return {
+      module: WorkerModule,
+      imports: [
+        WorkerEnvModule.forRoot(env),
+        LoggerModule.forRoot({
+          pinoHttp: {
+            level: env.LOG_LEVEL,
+            base: { service: 'worker', pid: process.pid },
+            // Never log secrets, even when an error object carries them.
+            redact: {
+              paths: ['*.apiKey', '*.password', '*.authorization', '*.credentials', '*.headers.authorization', 'config.provider.credentials'],
+              censor: '[redacted]',
+            },
+          },
+        }),
+        DbModule.forRoot({ url: env.DATABASE_URL }),
+        RedisModule,
+        BullModule.forRoot({ connection: redisConnection(env.REDIS_URL), prefix: env.QUEUE_PREFIX }),
+        ToolsModule,
+        TurnsModule,
+      ],
+    };
+  }
+}
