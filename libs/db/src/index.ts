@@ -2,3 +2,4 @@ export * from './generated/prisma/client';
 export * from './create-prisma-client';
 export * from './prisma.service';
 export * from './db.module';
+export * from './api-keys';

@@ -1,0 +1,24 @@
+import { Module, type DynamicModule } from '@nestjs/common';
+import type { Env } from '@switchboard/config';
+import { AdminModule } from './admin/admin.module';
+import { ConsoleModule } from './console/console.module';
+import { CoreModule } from './core.module';
+import { HealthModule } from './health/health.module';
+import { MessagesModule } from './messages/messages.module';
+
+/** The API: infrastructure first, then one module per feature. Add feature modules to the list. */
+@Module({})
+export class AppModule {
+  static forRoot(env: Env): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        CoreModule.forRoot(env),
+        HealthModule,
+        MessagesModule,
+        AdminModule,
+        ConsoleModule,
+      ],
+    };
+  }
+}

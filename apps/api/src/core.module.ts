@@ -1,0 +1,25 @@
+import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { APP_FILTER } from '@nestjs/core';
+import type { Env } from '@switchboard/config';
+import { DbModule } from '@switchboard/db';
+import { AllExceptionsFilter } from './common/http/all-exceptions.filter';
+import { EnvModule } from './config/env.module';
+import { appLoggerModule } from './logging/logger.module';
+import { MetricsModule } from './metrics/metrics.module';
+import { RedisModule } from './redis/redis.module';
+
+/**
+ * Infrastructure every feature module can inject without importing it: ENV, PrismaService,
+ * REDIS and SessionEventsSubscriber, MetricsService, PinoLogger, and the global error filter.
+ */
+@Global()
+@Module({})
+export class CoreModule {
+  static forRoot(env: Env): DynamicModule {
+    return {
+      module: CoreModule,
+      imports: [EnvModule.forRoot(env), DbModule.forRoot({ url: env.DATABASE_URL }), appLoggerModule(env), RedisModule, MetricsModule],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+    };
+  }
+}

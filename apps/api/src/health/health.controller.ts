@@ -1,0 +1,40 @@
+import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
+import { ApiError } from '../common/errors';
+import { DependencyIndicators } from './health-indicators';
+
+export class NotReadyError extends ApiError {
+  readonly status = 503;
+  readonly code = 'not-ready';
+}
+
+@ApiTags('health')
+@Controller('health')
+export class HealthController {
+  constructor(
+    private readonly health: HealthCheckService,
+    private readonly deps: DependencyIndicators,
+  ) {}
+
+  /** The process is up and serving HTTP; says nothing about its dependencies. */
+  @Get('live')
+  @HealthCheck()
+  live(): Promise<HealthCheckResult> {
+    return this.health.check([]);
+  }
+
+  /** Ready to take traffic: Postgres answers SELECT 1 and Redis answers PING. */
+  @Get('ready')
+  @HealthCheck()
+  async ready(): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check([() => this.deps.postgres(), () => this.deps.redisPing()]);
+    } catch (err) {
+      if (err instanceof ServiceUnavailableException) {
+        throw new NotReadyError('A dependency is down; see error.details.', err.getResponse());
+      }
+      throw err;
+    }
+  }
+}

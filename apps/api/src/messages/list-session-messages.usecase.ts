@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '@switchboard/db';
+import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import { SessionNotFoundError } from './messages.errors';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export interface SessionMessagesView {
+  session: { id: string; externalKey: string; status: string; createdAt: string };
+  messages: {
+    id: string;
+    seq: string;
+    direction: 'inbound' | 'outbound';
+    status: string;
+    text: string;
+    externalId: string | null;
+    createdAt: string;
+    answeredAt: string | null;
+  }[];
+}
+
+/**
+ * A session's conversation in arrival order, for the key's tenant only. An id of another
+ * tenant, an unknown id and a malformed id all answer 404 `session-not-found`, so ids cannot be
+ * probed.
+ */
+@Injectable()
+export class ListSessionMessages {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async execute(auth: ChannelAuthContext, sessionId: string): Promise<SessionMessagesView> {
+    if (!UUID.test(sessionId)) throw new SessionNotFoundError();
+    const session = await this.prisma.session.findFirst({
+      where: { id: sessionId, tenantId: auth.tenantId },
+      select: { id: true, externalKey: true, status: true, createdAt: true },
+    });
+    if (!session) throw new SessionNotFoundError();
+    const messages = await this.prisma.message.findMany({
+      where: { sessionId: session.id, tenantId: auth.tenantId },
+      orderBy: { seq: 'asc' },
+      select: {
+        id: true, seq: true, direction: true, status: true, text: true, externalId: true, createdAt: true, answeredAt: true,
+      },
+    });
+    return {
+      session: { ...session, createdAt: session.createdAt.toISOString() },
+      messages: messages.map((m) => ({
+        ...m,
+        seq: m.seq.toString(),
+        createdAt: m.createdAt.toISOString(),
+        answeredAt: m.answeredAt?.toISOString() ?? null,
+      })),
+    };
+  }
+}

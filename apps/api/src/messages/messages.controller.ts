@@ -1,0 +1,57 @@
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags, type ApiBodyOptions } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { ApiKeyGuard } from '../channel-auth/api-key.guard';
+import { ChannelAuth, type ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
+import { ListSessionMessages, type SessionMessagesView } from './list-session-messages.usecase';
+import {
+  postMessageBody,
+  postMessageQuery,
+  sessionParams,
+  type PostMessageBody,
+  type PostMessageQuery,
+} from './messages.schemas';
+import { PostMessage, type PostMessageResult } from './post-message.usecase';
+
+@ApiTags('channel')
+@ApiBearerAuth()
+@UseGuards(ApiKeyGuard)
+@Controller('v1')
+export class MessagesController {
+  constructor(
+    private readonly postMessage: PostMessage,
+    private readonly listSessionMessages: ListSessionMessages,
+  ) {}
+
+  @Post('messages')
+  @HttpCode(202)
+  @ApiOperation({ summary: 'Accept a customer message; optionally wait up to 30 s for the reply' })
+  @ApiBody({ schema: z.toJSONSchema(postMessageBody) } as ApiBodyOptions)
+  @ApiQuery({ name: 'wait', required: false, description: 'Seconds (0..30) to hold the request for the reply' })
+  @ApiResponse({ status: 202, description: '{ messageId, sessionId, status: "queued" }' })
+  @ApiResponse({ status: 200, description: '{ messageId, sessionId, status: "answered", replies: [{ id, text }] }' })
+  async post(
+    @ChannelAuth() auth: ChannelAuthContext,
+    @Body(new ZodValidationPipe(postMessageBody, 'body')) body: PostMessageBody,
+    @Query(new ZodValidationPipe(postMessageQuery, 'query')) query: PostMessageQuery,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<PostMessageResult['body']> {
+    // Stop waiting when the client hangs up; 'close' also fires after a normal answer, harmlessly.
+    const gone = new AbortController();
+    reply.raw.once('close', () => gone.abort());
+    const result = await this.postMessage.execute(auth, body, query.wait ?? 0, gone.signal);
+    void reply.status(result.httpStatus);
+    return result.body;
+  }
+
+  @Get('sessions/:sessionId/messages')
+  @ApiOperation({ summary: "A session's messages in arrival order (the key's tenant only)" })
+  list(
+    @ChannelAuth() auth: ChannelAuthContext,
+    @Param(new ZodValidationPipe(sessionParams, 'params')) params: z.infer<typeof sessionParams>,
+  ): Promise<SessionMessagesView> {
+    return this.listSessionMessages.execute(auth, params.sessionId);
+  }
+}

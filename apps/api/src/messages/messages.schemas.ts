@@ -1,0 +1,28 @@
+import { z } from 'zod';
+
+export const MAX_TEXT_CHARS = 16_000;
+export const MAX_KEY_CHARS = 200;
+export const MAX_WAIT_SECONDS = 30;
+
+/** Body of POST /v1/messages. Strict: an unknown field is a client bug worth reporting. */
+export const postMessageBody = z.strictObject({
+  /** The channel's own key for the conversation (phone number, chat id...). */
+  session: z.string().min(1).max(MAX_KEY_CHARS),
+  text: z.string().min(1).max(MAX_TEXT_CHARS),
+  /** The channel's message id; a retry with the same id is answered with the first message. */
+  id: z.string().min(1).max(MAX_KEY_CHARS).optional(),
+});
+export type PostMessageBody = z.infer<typeof postMessageBody>;
+
+/** Query of POST /v1/messages. Only plain decimal seconds, 0..30, so typos are not silently 0. */
+export const postMessageQuery = z.strictObject({
+  wait: z
+    .string()
+    .regex(/^\d{1,2}$/, 'wait must be a whole number of seconds')
+    .transform(Number)
+    .pipe(z.number().int().min(0).max(MAX_WAIT_SECONDS))
+    .optional(),
+});
+export type PostMessageQuery = z.infer<typeof postMessageQuery>;
+
+export const sessionParams = z.strictObject({ sessionId: z.string() });

@@ -1,0 +1,65 @@
+import { Injectable } from '@nestjs/common';
+import { PrismaService } from '@switchboard/db';
+import { PinoLogger } from 'nestjs-pino';
+import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import { MetricsService } from '../metrics/metrics.service';
+import { TurnsQueue } from '../queue/turns-queue.service';
+import { SessionEventsSubscriber } from '../redis/session-events.subscriber';
+import { AcceptMessage } from './accept-message.usecase';
+import { findReplies, type Reply } from './find-replies';
+import type { PostMessageBody } from './messages.schemas';
+import { ReplyWaiter } from './reply-waiter';
+
+export type PostMessageResult =
+  | { httpStatus: 202; body: { messageId: string; sessionId: string; status: 'queued' | 'answered' | 'failed' } }
+  | { httpStatus: 200; body: { messageId: string; sessionId: string; status: 'answered' | 'failed'; replies: Reply[] } };
+
+/** POST /v1/messages: store, (listen,) enqueue, and optionally wait for the reply. */
+@Injectable()
+export class PostMessage {
+  constructor(
+    private readonly accept: AcceptMessage,
+    private readonly turns: TurnsQueue,
+    private readonly subscriber: SessionEventsSubscriber,
+    private readonly prisma: PrismaService,
+    private readonly metrics: MetricsService,
+    private readonly logger: PinoLogger,
+  ) {}
+
+  async execute(
+    auth: ChannelAuthContext,
+    body: PostMessageBody,
+    waitSeconds: number,
+    abort?: AbortSignal,
+  ): Promise<PostMessageResult> {
+    const accepted = await this.accept.execute(auth, body);
+    const { messageId, sessionId } = accepted;
+    this.logger.assign({ sessionId, messageId });
+    this.metrics.messagesAccepted.inc({ duplicate: String(accepted.duplicate) });
+
+    const waiter = waitSeconds > 0 && accepted.status === 'queued' ? await this.startWaiting(messageId, sessionId) : undefined;
+    if (!accepted.duplicate) {
+      await this.turns.enqueue({ tenantId: auth.tenantId, sessionId, messageId, acceptedAt: accepted.acceptedAt.getTime() });
+    }
+
+    const answer = waiter
+      ? await waiter.result(waitSeconds * 1000, abort)
+      : waitSeconds > 0 && accepted.status !== 'queued'
+        ? await findReplies(this.prisma, messageId)
+        : null;
+    if (answer) return { httpStatus: 200, body: { messageId, sessionId, status: answer.status, replies: answer.replies } };
+
+    const status = accepted.status === 'queued' ? 'queued' : accepted.status === 'failed' ? 'failed' : 'answered';
+    return { httpStatus: 202, body: { messageId, sessionId, status } };
+  }
+
+  /** Without Redis there is nothing to wait on: answer 202 at once rather than fail. */
+  private async startWaiting(messageId: string, sessionId: string): Promise<ReplyWaiter | undefined> {
+    try {
+      return await ReplyWaiter.start(this.subscriber, this.prisma, messageId, sessionId);
+    } catch (err) {
+      this.logger.warn({ err: (err as Error).message }, 'cannot wait for the reply: subscribing failed');
+      return undefined;
+    }
+  }
+}

@@ -1,0 +1,59 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { Env } from '@switchboard/config';
+import { QUEUES, redisConnection, turnJobId, type TurnJobData } from '@switchboard/queue';
+import { Queue } from 'bullmq';
+import { ENV } from '../config/env.module';
+import { withTimeout } from '../redis/session-events.subscriber';
+
+/** An enqueue that takes longer than this is treated as "Redis down"; the sweeper retries it. */
+const ENQUEUE_TIMEOUT_MS = 2000;
+
+/**
+ * Finished jobs are kept for a while (not forever) so operators can inspect them and a
+ * re-add of the same job id stays a no-op during the window a retry is likely.
+ */
+const TURN_JOB_OPTIONS = {
+  removeOnComplete: { age: 24 * 3600, count: 50_000 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+};
+
+/** The API side of the turns queue: adds one job per accepted inbound message. */
+@Injectable()
+export class TurnsQueue implements OnModuleDestroy {
+  private readonly logger = new Logger(TurnsQueue.name);
+  private readonly queue: Queue<TurnJobData>;
+
+  constructor(@Inject(ENV) env: Env) {
+    this.queue = new Queue<TurnJobData>(QUEUES.turns, {
+      prefix: env.QUEUE_PREFIX,
+      // Without the offline queue an add fails at once while Redis is down instead of hanging.
+      connection: { ...redisConnection(env.REDIS_URL), enableOfflineQueue: false },
+    });
+    this.queue.on('error', (err) => this.logger.warn({ err: err.message }, 'turns queue connection error'));
+  }
+
+  /**
+   * Adds the turn job for a message. Returns false (and logs) when Redis cannot take it: the
+   * message is already stored as `queued`, so the worker's sweeper enqueues it later.
+   */
+  async enqueue(data: TurnJobData & { messageId: string }): Promise<boolean> {
+    try {
+      await withTimeout(
+        this.queue.add('turn', data, { ...TURN_JOB_OPTIONS, jobId: turnJobId(data.messageId) }),
+        ENQUEUE_TIMEOUT_MS,
+        'enqueue turn job',
+      );
+      return true;
+    } catch (err) {
+      this.logger.error(
+        { err: (err as Error).message, messageId: data.messageId, sessionId: data.sessionId },
+        'could not enqueue the turn job; the message stays queued for the sweeper',
+      );
+      return false;
+    }
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    await this.queue.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,89 @@
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import type { Env } from '@switchboard/config';
+import type { SessionEvent } from '@switchboard/queue';
+import { Redis } from 'ioredis';
+import { ENV } from '../config/env.module';
+
+export type SessionEventListener = (event: SessionEvent) => void;
+
+/** How long a SUBSCRIBE may take before the caller gives up waiting (Redis down or slow). */
+const SUBSCRIBE_TIMEOUT_MS = 2000;
+
+/**
+ * One Redis subscriber connection per process, shared by every waiting request: a map from
+ * channel to listeners, SUBSCRIBE on the first listener of a channel, UNSUBSCRIBE after the last.
+ */
+@Injectable()
+export class SessionEventsSubscriber implements OnModuleDestroy {
+  private readonly logger = new Logger(SessionEventsSubscriber.name);
+  private readonly listeners = new Map<string, Set<SessionEventListener>>();
+  private readonly redis: Redis;
+
+  constructor(@Inject(ENV) env: Env) {
+    this.redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+    this.redis.on('error', (err) => this.logger.warn({ err: err.message }, 'subscriber connection error'));
+    this.redis.on('message', (channel: string, payload: string) => this.dispatch(channel, payload));
+  }
+
+  /**
+   * Resolves once Redis confirms the subscription, so nothing published afterwards is missed.
+   * Returns the function that removes the listener. Rejects if Redis does not answer in time.
+   */
+  async listen(channel: string, listener: SessionEventListener): Promise<() => void> {
+    let set = this.listeners.get(channel);
+    const first = !set;
+    if (!set) {
+      set = new Set();
+      this.listeners.set(channel, set);
+    }
+    set.add(listener);
+    const remove = () => this.remove(channel, listener);
+    try {
+      // A second listener of a channel still waits for the first SUBSCRIBE: re-sending it is
+      // cheap and idempotent, and it guarantees this caller is subscribed when it resolves.
+      await withTimeout(this.redis.subscribe(channel), SUBSCRIBE_TIMEOUT_MS, `SUBSCRIBE ${channel}`);
+    } catch (err) {
+      remove();
+      throw err;
+    }
+    if (first) this.logger.debug?.({ channel }, 'subscribed');
+    return remove;
+  }
+
+  private remove(channel: string, listener: SessionEventListener): void {
+    const set = this.listeners.get(channel);
+    if (!set?.delete(listener) || set.size > 0) return;
+    this.listeners.delete(channel);
+    this.redis.unsubscribe(channel).catch((err: Error) => this.logger.warn({ err: err.message, channel }, 'unsubscribe failed'));
+  }
+
+  private dispatch(channel: string, payload: string): void {
+    const set = this.listeners.get(channel);
+    if (!set) return;
+    let event: SessionEvent;
+    try {
+      event = JSON.parse(payload) as SessionEvent;
+    } catch {
+      this.logger.warn({ channel }, 'ignoring a session event that is not JSON');
+      return;
+    }
+    for (const listener of [...set]) listener(event);
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    this.listeners.clear();
+    this.redis.disconnect();
+  }
+}
+
+export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
