@@ -1,20 +1,13 @@
-import { Global, Module, type DynamicModule } from '@nestjs/common';
+import { Module, type DynamicModule } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
 import { LoggerModule } from 'nestjs-pino';
 import { DbModule } from '@switchboard/db';
 import { redisConnection } from '@switchboard/queue';
-import { WORKER_ENV, type WorkerEnv } from './config/worker-env';
+import type { WorkerEnv } from './config/worker-env';
+import { WorkerEnvModule } from './config/worker-env.module';
 import { RedisModule } from './redis/redis.module';
 import { ToolsModule } from './tools/tools.module';
 import { TurnsModule } from './turns/turns.module';
-
-@Global()
-@Module({})
-class WorkerEnvModule {
-  static forRoot(env: WorkerEnv): DynamicModule {
-    return { module: WorkerEnvModule, providers: [{ provide: WORKER_ENV, useValue: env }], exports: [WORKER_ENV] };
-  }
-}
 
 /** The worker process: an application context (no HTTP server) running the BullMQ processors. */
 @Module({})

@@ -1,0 +1,309 @@
+import { Test, type TestingModule } from '@nestjs/testing';
+import { Redis } from 'ioredis';
+import { ProviderError } from '@falai/agent';
+import { DbModule, PrismaService } from '@switchboard/db';
+import { sessionChannel, type SessionEvent } from '@switchboard/queue';
+import { AgentCatalog, type LoadedAgent } from '../../../apps/worker/src/agents/agent-catalog';
+import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
+import { WorkerEnvModule } from '../../../apps/worker/src/config/worker-env.module';
+import { SessionLeases } from '../../../apps/worker/src/lease/session-lease';
+import { RedisModule } from '../../../apps/worker/src/redis/redis.module';
+import { CommitTurn } from '../../../apps/worker/src/turns/commit-turn';
+import { DrainSession } from '../../../apps/worker/src/turns/drain-session';
+import { LoadHistory } from '../../../apps/worker/src/turns/load-history';
+import { RunTurn } from '../../../apps/worker/src/turns/run-turn';
+import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
+import { FakeAgent, loadedAgent } from './support/fake-agent';
+import { createSessionRows, queueInbound, unique, type SessionRows } from './support/rows';
+
+// The worker's turn pipeline (drain → run → commit → publish) against the real Postgres and
+// Redis, with a stand-in engine agent so each guarantee is driven on purpose.
+
+describe('worker turn pipeline', () => {
+  let mod: TestingModule;
+  let prisma: PrismaService;
+  let redis: Redis;
+  let leases: SessionLeases;
+  let current: LoadedAgent;
+  const env = loadWorkerEnv({ ...process.env, QUEUE_PREFIX: unique('sbt-pipe') });
+
+  beforeAll(async () => {
+    mod = await Test.createTestingModule({
+      imports: [WorkerEnvModule.forRoot(env), DbModule.forRoot({ url: env.DATABASE_URL }), RedisModule],
+      providers: [
+        CommitTurn,
+        LoadHistory,
+        SessionEvents,
+        RunTurn,
+        DrainSession,
+        { provide: AgentCatalog, useValue: { forAgent: async () => current } },
+      ],
+    }).compile();
+    await mod.init();
+    prisma = mod.get(PrismaService);
+    redis = new Redis(env.REDIS_URL);
+    leases = new SessionLeases(redis, { prefix: env.QUEUE_PREFIX, ttlMs: 10_000 });
+  });
+
+  afterAll(async () => {
+    await redis.quit();
+    await mod.close();
+  });
+
+  async function drain(rows: SessionRows, ownMessageId?: string) {
+    const lease = await leases.acquire(rows.sessionId);
+    try {
+      return await mod.get(DrainSession).execute({ ...rows, ownMessageId, lease: lease!, stopping: () => false });
+    } finally {
+      await lease!.release();
+    }
+  }
+
+  async function conversation(sessionId: string) {
+    return prisma.message.findMany({
+      where: { sessionId },
+      orderBy: { seq: 'asc' },
+      select: { id: true, direction: true, status: true, text: true, key: true, turnId: true },
+    });
+  }
+
+  it('answers every queued message of a session in arrival order, one committed turn each', async () => {
+    const agent = new FakeAgent();
+    current = loadedAgent(agent);
+    const rows = await createSessionRows(prisma);
+    const [m1, m2, m3] = await queueInbound(prisma, rows, ['um', 'dois', 'três']);
+
+    const sub = new Redis(env.REDIS_URL);
+    const events: SessionEvent[] = [];
+    sub.on('message', (_c, payload: string) => events.push(JSON.parse(payload) as SessionEvent));
+    await sub.subscribe(sessionChannel(rows.sessionId));
+
+    expect(await drain(rows, m2)).toEqual({ turns: 3, ownSettled: true });
+
+    expect(agent.inputs.map((i) => [i.id, i.message])).toEqual([
+      [m1, 'um'],
+      [m2, 'dois'],
+      [m3, 'três'],
+    ]);
+    // The third turn sees the first two exchanges, each question before its answer.
+    expect(agent.inputs[2].history).toEqual([
+      { role: 'user', content: 'um' },
+      { role: 'assistant', content: 'eco: um (history 0)' },
+      { role: 'user', content: 'dois' },
+      { role: 'assistant', content: 'eco: dois (history 2)' },
+    ]);
+    expect(agent.inputs[1].session).toMatchObject({ version: 1, data: { turns: 1 } });
+    expect(agent.inputs[2].context).toEqual({
+      tenantId: rows.tenantId,
+      sessionId: rows.sessionId,
+      turnId: expect.any(String),
+      messageId: m3,
+    });
+
+    const msgs = await conversation(rows.sessionId);
+    expect(msgs.filter((m) => m.direction === 'inbound').map((m) => m.status)).toEqual(['answered', 'answered', 'answered']);
+    expect(msgs.filter((m) => m.direction === 'outbound').map((m) => [m.text, m.key, m.status])).toEqual([
+      ['eco: um (history 0)', `idle:${m1}`, 'sent'],
+      ['eco: dois (history 2)', `idle:${m2}`, 'sent'],
+      ['eco: três (history 4)', `idle:${m3}`, 'sent'],
+    ]);
+
+    const session = await prisma.session.findUniqueOrThrow({ where: { id: rows.sessionId } });
+    expect(session.version).toBe(3);
+    expect(session.state).toMatchObject({ version: 3, data: { turns: 3 }, inputs: [m1, m2, m3] });
+
+    const turns = await prisma.turn.findMany({ where: { sessionId: rows.sessionId }, orderBy: { createdAt: 'asc' } });
+    expect(turns).toHaveLength(3);
+    expect(turns[0]).toMatchObject({
+      provider: 'fake',
+      model: 'fake-1',
+      agentVersion: 3,
+      llmCalls: 1,
+      inputTokens: 100,
+      outputTokens: 20,
+      cachedInputTokens: 10,
+      outcomeCodes: ['spoke'],
+      modelMs: 7,
+      toolsMs: 0,
+    });
+    expect(turns[0].totalMs).toBeGreaterThanOrEqual(turns[0].commitMs);
+    for (const t of turns) {
+      const answered = msgs.filter((m) => m.turnId === t.id);
+      expect(answered.map((m) => m.direction)).toEqual(['inbound', 'outbound']);
+    }
+
+    await new Promise((r) => setTimeout(r, 100));
+    await sub.quit();
+    expect(events.map((e) => e.type === 'committed' && e.answered)).toEqual([[m1], [m2], [m3]]);
+    const outbound = msgs.filter((m) => m.direction === 'outbound');
+    expect(events[0]).toEqual({
+      type: 'committed',
+      turnId: turns[0].id,
+      answered: [m1],
+      replies: [{ id: outbound[0].id, text: 'eco: um (history 0)' }],
+    });
+  });
+
+  it('commits nothing twice when a message was answered by another turn meanwhile', async () => {
+    const agent = new FakeAgent();
+    current = loadedAgent(agent);
+    const rows = await createSessionRows(prisma);
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+    const message = await prisma.message.findUniqueOrThrow({ where: { id: m1 } });
+    // Another worker commits this message while our turn is still thinking.
+    agent.behaviour = async (_input, result) => {
+      agent.behaviour = (_i, r) => r;
+      await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, message);
+      return result;
+    };
+
+    expect(await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, message)).toBeNull();
+
+    const msgs = await conversation(rows.sessionId);
+    expect(msgs.map((m) => [m.direction, m.status])).toEqual([
+      ['inbound', 'answered'],
+      ['outbound', 'sent'],
+    ]);
+    expect(await prisma.turn.count({ where: { sessionId: rows.sessionId } })).toBe(1);
+    expect((await prisma.session.findUniqueOrThrow({ where: { id: rows.sessionId } })).version).toBe(1);
+  });
+
+  it('replays the turn on the fresh state when the session version moved under it', async () => {
+    const agent = new FakeAgent();
+    current = loadedAgent(agent);
+    const rows = await createSessionRows(prisma);
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+    let calls = 0;
+    agent.behaviour = async (_input, result) => {
+      if (calls++ === 0) {
+        // A stale save elsewhere: someone else stored version 1 while this turn ran.
+        await prisma.session.update({
+          where: { id: rows.sessionId },
+          data: { version: 1, state: { id: rows.sessionId, version: 1, data: { turns: 41 }, runs: [], claims: {}, inputs: [], metadata: {} } },
+        });
+      }
+      return result;
+    };
+
+    const message = await prisma.message.findUniqueOrThrow({ where: { id: m1 } });
+    const committed = await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, message);
+
+    expect(committed?.version).toBe(2);
+    expect(agent.inputs).toHaveLength(2);
+    expect(agent.inputs[1].session?.data).toEqual({ turns: 41 });
+    const session = await prisma.session.findUniqueOrThrow({ where: { id: rows.sessionId } });
+    expect(session.state).toMatchObject({ version: 2, data: { turns: 42 } });
+    expect(await prisma.turn.count({ where: { sessionId: rows.sessionId } })).toBe(1);
+    expect((await conversation(rows.sessionId)).filter((m) => m.direction === 'outbound')).toHaveLength(1);
+  });
+
+  it('sends the fallback message when the provider refuses for good, and records the code', async () => {
+    const agent = new FakeAgent();
+    agent.behaviour = () => {
+      throw new ProviderError({ kind: 'auth', message: 'invalid api key' });
+    };
+    current = loadedAgent(agent, { fallbackMessage: 'Estamos com instabilidade, já voltamos.' });
+    const rows = await createSessionRows(prisma);
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+
+    await drain(rows, m1);
+
+    const msgs = await conversation(rows.sessionId);
+    expect(msgs.map((m) => [m.direction, m.status, m.text])).toEqual([
+      ['inbound', 'answered', 'oi'],
+      ['outbound', 'sent', 'Estamos com instabilidade, já voltamos.'],
+    ]);
+    expect(msgs[1].key).toBe(`fallback:${m1}`);
+    const turn = await prisma.turn.findFirstOrThrow({ where: { sessionId: rows.sessionId } });
+    expect(turn).toMatchObject({ outcomeCodes: ['provider-auth'], llmCalls: 1 });
+  });
+
+  it('marks the message failed when the provider refuses for good and no fallback is set', async () => {
+    const agent = new FakeAgent();
+    agent.behaviour = () => {
+      throw new ProviderError({ kind: 'context', message: 'context window exceeded' });
+    };
+    current = loadedAgent(agent);
+    const rows = await createSessionRows(prisma);
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+
+    await drain(rows, m1);
+
+    expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.status])).toEqual([['inbound', 'failed']]);
+    expect(await prisma.turn.findFirstOrThrow({ where: { sessionId: rows.sessionId } })).toMatchObject({
+      outcomeCodes: ['provider-context'],
+    });
+  });
+
+  it('appends the fallback when the engine ends a run failed with a provider code', async () => {
+    const agent = new FakeAgent();
+    agent.behaviour = (input, result) => ({
+      ...result,
+      messages: [],
+      outcomes: [{ kind: 'prompt', status: 'failed', code: 'provider-quota', at: new Date().toISOString() }],
+      ended: [
+        {
+          id: `hospedagem#${input.id}`,
+          flowId: 'hospedagem',
+          stepId: 'oferta',
+          status: 'running',
+          asked: {},
+          visits: {},
+          startedAt: new Date().toISOString(),
+          outcomes: [],
+          reason: 'failed',
+          code: 'provider-quota',
+        },
+      ],
+    });
+    current = loadedAgent(agent, { fallbackMessage: 'Volto já.' });
+    const rows = await createSessionRows(prisma);
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+
+    await drain(rows, m1);
+
+    const msgs = await conversation(rows.sessionId);
+    expect(msgs.map((m) => [m.direction, m.status, m.text])).toEqual([
+      ['inbound', 'answered', 'oi'],
+      ['outbound', 'sent', 'Volto já.'],
+    ]);
+    expect(await prisma.turn.findFirstOrThrow({ where: { sessionId: rows.sessionId } })).toMatchObject({
+      outcomeCodes: ['provider-quota'],
+    });
+  });
+
+  it('leaves the message queued and commits nothing when the provider fails for now', async () => {
+    const agent = new FakeAgent();
+    agent.behaviour = () => {
+      throw new ProviderError({ kind: 'overloaded', message: '503' });
+    };
+    current = loadedAgent(agent, { fallbackMessage: 'Volto já.' });
+    const rows = await createSessionRows(prisma);
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+
+    await expect(drain(rows, m1)).rejects.toThrow(ProviderError);
+
+    expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.status])).toEqual([['inbound', 'queued']]);
+    expect(await prisma.turn.count({ where: { sessionId: rows.sessionId } })).toBe(0);
+  });
+
+  it('stops after its own message when the worker is stopping, leaving later ones to their jobs', async () => {
+    const agent = new FakeAgent();
+    current = loadedAgent(agent);
+    const rows = await createSessionRows(prisma);
+    const [m1, m2, m3] = await queueInbound(prisma, rows, ['a', 'b', 'c']);
+    const lease = await leases.acquire(rows.sessionId);
+    const result = await mod
+      .get(DrainSession)
+      .execute({ ...rows, ownMessageId: m2, lease: lease!, stopping: () => true })
+      .finally(() => lease!.release());
+
+    expect(result).toEqual({ turns: 2, ownSettled: true });
+    const inbound = (await conversation(rows.sessionId)).filter((m) => m.direction === 'inbound');
+    expect(inbound.map((m) => [m.id, m.status])).toEqual([
+      [m1, 'answered'],
+      [m2, 'answered'],
+      [m3, 'queued'],
+    ]);
+  });
+});
