@@ -1,0 +1,103 @@
+// ModelRequest → @google/genai generateContent parameters. Pure apart from reading the
+// signature cache; the fake server tests assert the body it produces on the wire.
+import type { Content, GenerateContentConfig, Part } from './sdk';
+import type { HistoryItem, ModelRequest } from '../../provider';
+import { schemaInstruction } from '../structured';
+import { SKIP_SIGNATURE, type ThoughtSignatures } from './thought-signatures';
+
+export interface GeminiRequest {
+  model: string;
+  contents: Content[];
+  config: GenerateContentConfig;
+}
+
+export interface GeminiRequestOptions {
+  model: string;
+  signatures: ThoughtSignatures;
+  requiresSignatures: boolean;
+}
+
+/**
+ * Gemini cannot be asked for a JSON response (responseMimeType) and offered functions in the
+ * same request on the 2.x models. So: no tools → the schema is enforced by the server
+ * (responseJsonSchema); tools → the tools are offered and the schema is asked for in the
+ * system instruction, and the reply text parsed (docs/providers.md).
+ */
+export function toGeminiRequest(req: ModelRequest, options: GeminiRequestOptions): GeminiRequest {
+  const withTools = req.tools.length > 0;
+  const system = req.schema && withTools ? joinSections(req.system, schemaInstruction(req.schema, true)) : req.system;
+  const config: GenerateContentConfig = {};
+  if (system.trim()) config.systemInstruction = system;
+  if (withTools) {
+    config.tools = [
+      {
+        functionDeclarations: req.tools.map((tool) => ({
+          name: tool.name,
+          ...(tool.description ? { description: tool.description } : {}),
+          // Standard JSON Schema, passed as given (tool.md); not the OpenAPI subset of `parameters`.
+          ...(tool.parameters ? { parametersJsonSchema: tool.parameters } : {}),
+        })),
+      },
+    ];
+  } else if (req.schema) {
+    config.responseMimeType = 'application/json';
+    config.responseJsonSchema = req.schema.schema;
+  }
+  return { model: options.model, contents: toContents(req.history, options), config };
+}
+
+function toContents(history: HistoryItem[], options: GeminiRequestOptions): Content[] {
+  const contents: Content[] = [];
+  for (const item of history) {
+    switch (item.role) {
+      case 'user':
+        contents.push({ role: 'user', parts: [{ text: item.content }] });
+        break;
+      case 'assistant': {
+        const parts: Part[] = [];
+        if (item.content) parts.push({ text: item.content });
+        (item.tool_calls ?? []).forEach((call, index) => {
+          const part: Part = { functionCall: { name: call.name, args: call.arguments ?? {} } };
+          const signature = options.signatures.lookup(call.name, call.arguments);
+          // In a parallel batch only the first call carries the signature.
+          if (signature) part.thoughtSignature = signature;
+          else if (index === 0 && options.requiresSignatures) part.thoughtSignature = SKIP_SIGNATURE;
+          parts.push(part);
+        });
+        if (parts.length > 0) contents.push({ role: 'model', parts });
+        break;
+      }
+      case 'tool': {
+        const part: Part = { functionResponse: { name: item.name, response: toFunctionResponse(item.content) } };
+        // The answers to one batch of calls travel together in one user turn.
+        const last = contents[contents.length - 1];
+        if (last?.role === 'user' && last.parts?.every((p) => p.functionResponse)) last.parts.push(part);
+        else contents.push({ role: 'user', parts: [part] });
+        break;
+      }
+    }
+  }
+  return contents;
+}
+
+/**
+ * A function response must be an object. Google's convention: `output` for the result,
+ * `error` for a failure; the engine's gate errors are `{"error": "..."}`.
+ */
+function toFunctionResponse(content: string): Record<string, unknown> {
+  let value: unknown = content;
+  try {
+    value = JSON.parse(content);
+  } catch {
+    // plain text result
+  }
+  if (value !== null && typeof value === 'object' && !Array.isArray(value)) {
+    const keys = Object.keys(value);
+    if (keys.length > 0 && keys.every((k) => k === 'error' || k === 'correctedInput')) return value as Record<string, unknown>;
+  }
+  return { output: value };
+}
+
+function joinSections(...sections: string[]): string {
+  return sections.filter((s) => s.trim() !== '').join('\n\n');
+}

@@ -1,0 +1,6 @@
+// Providers shipped with the engine (engine.md §4).
+export * from './openai/openai-provider';
+export * from './gemini/gemini-provider';
+export * from './provider-configuration-error';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
+export { DEFAULT_TIMEOUT_MS } from './attempt';

@@ -1,0 +1,84 @@
+// ModelRequest → Chat Completions request body. Pure: the fake server tests assert its output
+// on the wire.
+import type {
+  ChatCompletionCreateParamsBase,
+  ChatCompletionMessageParam,
+  ChatCompletionTool,
+} from 'openai/resources/chat/completions/completions';
+import type { HistoryItem, ModelRequest } from '../../provider';
+import { schemaInstruction } from '../structured';
+
+export type ResponseFormatMode = 'json_schema' | 'json_object';
+
+export interface OpenAIRequestOptions {
+  model: string;
+  responseFormat: ResponseFormatMode;
+  /** OpenAI's strict structured outputs; needs every property required and no extras. */
+  strictSchema: boolean;
+}
+
+export function toChatCompletionBody(req: ModelRequest, options: OpenAIRequestOptions): ChatCompletionCreateParamsBase {
+  const jsonObjectMode = req.schema !== undefined && options.responseFormat === 'json_object';
+  // json_object mode enforces JSON but not the shape: the shape is asked for in words.
+  const system = jsonObjectMode && req.schema ? joinSections(req.system, schemaInstruction(req.schema, req.tools.length > 0)) : req.system;
+
+  const body: ChatCompletionCreateParamsBase = {
+    model: options.model,
+    messages: [...(system.trim() ? [{ role: 'system' as const, content: system }] : []), ...req.history.map(toMessage)],
+  };
+  if (req.tools.length > 0) {
+    body.tools = req.tools.map(toTool);
+    body.parallel_tool_calls = true;
+  }
+  if (req.schema) {
+    body.response_format = jsonObjectMode
+      ? { type: 'json_object' }
+      : {
+          type: 'json_schema',
+          json_schema: { name: schemaName(req.schema.name), schema: req.schema.schema as Record<string, unknown>, strict: options.strictSchema },
+        };
+  }
+  return body;
+}
+
+function toMessage(item: HistoryItem): ChatCompletionMessageParam {
+  switch (item.role) {
+    case 'user':
+      return { role: 'user', content: item.content };
+    case 'assistant':
+      if (!item.tool_calls?.length) return { role: 'assistant', content: item.content ?? '' };
+      return {
+        role: 'assistant',
+        content: item.content,
+        tool_calls: item.tool_calls.map((call) => ({
+          id: call.id,
+          type: 'function' as const,
+          function: { name: call.name, arguments: JSON.stringify(call.arguments ?? {}) },
+        })),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: item.tool_call_id, content: item.content };
+  }
+}
+
+function toTool(tool: ModelRequest['tools'][number]): ChatCompletionTool {
+  return {
+    type: 'function',
+    function: {
+      name: tool.name,
+      ...(tool.description ? { description: tool.description } : {}),
+      // A function without parameters still needs an object schema on most servers.
+      parameters: (tool.parameters ?? { type: 'object', properties: {} }) as Record<string, unknown>,
+    },
+  };
+}
+
+/** OpenAI allows `^[a-zA-Z0-9_-]{1,64}$` for a schema name. */
+function schemaName(name: string): string {
+  const safe = name.replace(/[^a-zA-Z0-9_-]/g, '_').slice(0, 64);
+  return safe || 'reply';
+}
+
+function joinSections(...sections: string[]): string {
+  return sections.filter((s) => s.trim() !== '').join('\n\n');
+}
