@@ -1,7 +1,9 @@
+import { startApi } from './api-process';
 import { createMigratedDatabase, uniqueName } from './test-database';
 
-// Integration tests share one migrated database per `jest` run; it is dropped in globalTeardown.
-// Values set on process.env here reach every test worker (they are forked afterwards).
+// Integration tests share one migrated database and one API process per `jest` run; both are
+// torn down in globalTeardown. Values set on process.env here reach every test worker (they are
+// forked afterwards); globalThis is shared with globalTeardown only.
 export default async function globalSetup(): Promise<void> {
   const name = uniqueName('sb_test');
   process.env.TEST_DATABASE_NAME = name;
@@ -9,4 +11,9 @@ export default async function globalSetup(): Promise<void> {
   process.env.QUEUE_PREFIX = `sbt-${name}`;
   process.env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   process.env.NODE_ENV = 'test';
+
+  const api = await startApi({ ...process.env, LOG_LEVEL: process.env.TEST_API_LOG_LEVEL ?? 'info' }, name);
+  (globalThis as { __TEST_API__?: typeof api }).__TEST_API__ = api;
+  process.env.TEST_API_URL = api.baseUrl;
+  process.env.TEST_API_LOG = api.logFile;
 }

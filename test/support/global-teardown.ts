@@ -1,6 +1,11 @@
+import type { ApiProcess } from './api-process';
+import { stopApi } from './api-process';
 import { dropDatabase } from './test-database';
 
 export default async function globalTeardown(): Promise<void> {
+  const api = (globalThis as { __TEST_API__?: ApiProcess }).__TEST_API__;
+  // The API holds pool connections to the test database: stop it before dropping the database.
+  if (api) await stopApi(api.child);
   const name = process.env.TEST_DATABASE_NAME;
   if (name) await dropDatabase(name);
 }

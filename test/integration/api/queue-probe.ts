@@ -1,0 +1,16 @@
+import { QUEUES, redisConnection, type TurnJobData } from '@switchboard/queue';
+import { Queue } from 'bullmq';
+
+/** A BullMQ handle on the run's turns queue (same prefix as the API), to inspect jobs. */
+export function turnsQueue(): Queue<TurnJobData> {
+  return new Queue<TurnJobData>(QUEUES.turns, {
+    prefix: process.env.QUEUE_PREFIX,
+    connection: redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'),
+  });
+}
+
+/** Every turn job of a session, in any state. */
+export async function jobsOfSession(queue: Queue<TurnJobData>, sessionId: string) {
+  const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized', 'paused']);
+  return jobs.filter((j) => j?.data?.sessionId === sessionId);
+}

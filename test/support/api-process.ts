@@ -1,0 +1,79 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import path from 'node:path';
+
+// The integration suite talks HTTP to ONE real API process per jest run, started from source
+// with swc so no build is needed. Its log goes to a file the tests (and people) can read.
+
+const ROOT = path.join(__dirname, '..', '..');
+
+/** A port that was free a moment ago: the OS picks it for a throwaway server we close at once. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export interface ApiProcess {
+  child: ChildProcess;
+  baseUrl: string;
+  logFile: string;
+}
+
+export async function startApi(env: NodeJS.ProcessEnv, name: string): Promise<ApiProcess> {
+  const port = await freePort();
+  mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+  const logFile = path.join(ROOT, '.tmp', `${name}-api.log`);
+  const out = openSync(logFile, 'a');
+  const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], {
+    cwd: ROOT,
+    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    stdio: ['ignore', out, out],
+  });
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntilReady(child, baseUrl, logFile);
+  return { child, baseUrl, logFile };
+}
+
+async function waitUntilReady(child: ChildProcess, baseUrl: string, logFile: string): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`The API exited with code ${child.exitCode} while starting:\n${tail(logFile)}`);
+    }
+    try {
+      const res = await fetch(`${baseUrl}/health/ready`);
+      if (res.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  child.kill('SIGKILL');
+  throw new Error(`The API did not become ready within 60 s:\n${tail(logFile)}`);
+}
+
+/** SIGTERM, then SIGKILL if it does not exit within 10 s (shutdown hooks close queues and pools). */
+export async function stopApi(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+function tail(file: string): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-40).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}

@@ -1,0 +1,99 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+
+// Runs the real worker (apps/worker/src/main.ts) as a child process for integration tests, with
+// the test run's DATABASE_URL, REDIS_URL and QUEUE_PREFIX. Resolves once it logs "worker ready".
+
+const ROOT = path.resolve(__dirname, '../..');
+const READY_TIMEOUT_MS = 30_000;
+
+export interface WorkerProcess {
+  readonly pid: number;
+  /** Every JSON log line the worker wrote so far, parsed. */
+  readonly logs: Record<string, unknown>[];
+  /** Sends `signal` (default SIGTERM) and resolves with the exit code once the process exits. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+  /** SIGKILL: the crash case. Resolves once the process is gone. */
+  kill(): Promise<void>;
+  readonly exited: Promise<number | null>;
+}
+
+export function startWorker(env: Record<string, string> = {}): Promise<WorkerProcess> {
+  const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
+    cwd: ROOT,
+    env: {
+      ...process.env,
+      NODE_ENV: 'test',
+      LOG_LEVEL: process.env.WORKER_LOG_LEVEL ?? 'info',
+      DATABASE_URL: requireEnv('DATABASE_URL'),
+      REDIS_URL: requireEnv('REDIS_URL'),
+      QUEUE_PREFIX: requireEnv('QUEUE_PREFIX'),
+      ...env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+
+  const logs: Record<string, unknown>[] = [];
+  let stderr = '';
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+
+  return new Promise<WorkerProcess>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`worker did not log "worker ready" within ${READY_TIMEOUT_MS} ms. stderr: ${stderr.slice(-2000)}`));
+    }, READY_TIMEOUT_MS);
+
+    let buffered = '';
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      buffered += chunk;
+      let nl: number;
+      while ((nl = buffered.indexOf('\n')) >= 0) {
+        const line = buffered.slice(0, nl);
+        buffered = buffered.slice(nl + 1);
+        const entry = parseLine(line);
+        if (!entry) continue;
+        logs.push(entry);
+        if (entry.msg === 'worker ready') {
+          clearTimeout(timer);
+          resolve(handle);
+        }
+      }
+    });
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
+    void exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`worker exited (${code}) before it was ready. stderr: ${stderr.slice(-2000)}`));
+    });
+
+    const handle: WorkerProcess = {
+      pid: child.pid!,
+      logs,
+      exited,
+      async stop(signal: NodeJS.Signals = 'SIGTERM') {
+        if (child.exitCode === null && child.signalCode === null) child.kill(signal);
+        return exited;
+      },
+      async kill() {
+        if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+        await exited;
+      },
+    };
+  });
+}
+
+function parseLine(line: string): Record<string, unknown> | undefined {
+  if (!line.startsWith('{')) return undefined;
+  try {
+    return JSON.parse(line) as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
+function requireEnv(name: string): string {
+  const v = process.env[name];
+  if (!v) throw new Error(`${name} is not set: run worker integration tests through jest's integration project (globalSetup sets it).`);
+  return v;
+}
