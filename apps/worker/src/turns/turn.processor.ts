@@ -31,6 +31,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
   /** Starts taking jobs once every module is ready (TURN_WORKER_OPTIONS has autorun off). */
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.env.WORKER_CONCURRENCY;
+    this.logger.log({ msg: 'turn worker started', concurrency: this.env.WORKER_CONCURRENCY });
     this.worker.run().catch((err: unknown) => this.logger.error({ msg: 'turn worker stopped', error: (err as Error).message }));
   }
 
@@ -40,7 +41,9 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
    */
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
+    this.logger.log({ msg: 'worker stopping: no new jobs, finishing running turns' });
     await this.worker.close();
+    this.logger.log({ msg: 'turn worker closed' });
   }
 
   async process(job: Job<TurnJobData>, token?: string): Promise<TurnJobResult> {
