@@ -1,0 +1,90 @@
+import { randomBytes } from 'node:crypto';
+import { createPrismaClient, type PrismaClient, type UserRole } from '@switchboard/db';
+import { hashPassword } from '../../../../apps/api/src/admin/auth/password';
+
+// Rows for the admin tests, written straight to the test database. Every name is unique so
+// tests run in parallel and never see each other's rows.
+
+export const PASSWORD = 'correct horse battery staple';
+
+export function apiUrl(path: string): string {
+  const base = process.env.TEST_API_URL;
+  if (!base) throw new Error('TEST_API_URL is not set: run these tests through the integration jest project (its globalSetup boots the API).');
+  return new URL(path, base).toString();
+}
+
+export function openDb(): PrismaClient {
+  const url = process.env.DATABASE_URL;
+  if (!url) throw new Error('DATABASE_URL is not set: run these tests through the integration jest project.');
+  return createPrismaClient({ connectionString: url, max: 3 });
+}
+
+export const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}-${randomBytes(3).toString('hex')}`;
+
+// Hashing with argon2 costs ~50 ms; one hash serves every user of a test file.
+let passwordHash: Promise<string> | undefined;
+const sharedHash = () => (passwordHash ??= hashPassword(PASSWORD));
+
+export async function createTenant(db: PrismaClient) {
+  const slug = unique('t');
+  const tenant = await db.tenant.create({ data: { name: `Tenant ${slug}`, slug } });
+  const agent = await db.agent.create({ data: { tenantId: tenant.id, name: 'Agent' } });
+  const channel = await db.channel.create({ data: { tenantId: tenant.id, agentId: agent.id, name: 'Web' } });
+  return { tenant, agent, channel };
+}
+
+export async function createUser(db: PrismaClient, role: UserRole, tenantId: string | null, extra: { disabledAt?: Date } = {}) {
+  const email = `${unique(role)}@example.test`;
+  return db.user.create({ data: { email, role, tenantId, passwordHash: await sharedHash(), name: `${role} user`, ...extra } });
+}
+
+export async function createSession(
+  db: PrismaClient,
+  t: { tenant: { id: string }; agent: { id: string }; channel: { id: string } },
+  opts: { externalKey?: string; status?: 'active' | 'handed_off'; createdAt?: Date; texts?: string[] } = {},
+) {
+  const session = await db.session.create({
+    data: {
+      tenantId: t.tenant.id,
+      channelId: t.channel.id,
+      agentId: t.agent.id,
+      externalKey: opts.externalKey ?? unique('s'),
+      status: opts.status ?? 'active',
+      createdAt: opts.createdAt,
+      lastMessageAt: opts.texts?.length ? new Date() : null,
+    },
+  });
+  // Inserted one by one so `seq` follows the order of `texts`; inbound and outbound alternate.
+  for (const [i, text] of (opts.texts ?? []).entries()) {
+    await db.message.create({
+      data: {
+        tenantId: t.tenant.id,
+        sessionId: session.id,
+        channelId: t.channel.id,
+        direction: i % 2 === 0 ? 'inbound' : 'outbound',
+        status: i % 2 === 0 ? 'answered' : 'sent',
+        text,
+      },
+    });
+  }
+  return session;
+}
+
+export async function login(email: string, password = PASSWORD): Promise<string> {
+  const res = await fetch(apiUrl('/v1/admin/auth/login'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  });
+  if (res.status !== 200) throw new Error(`login of ${email} answered ${res.status}: ${await res.text()}`);
+  return ((await res.json()) as { accessToken: string }).accessToken;
+}
+
+/** GET with a bearer token; `query` values are JSON-encoded as react-admin sends them. */
+export async function adminGet(token: string, path: string, query: Record<string, unknown> = {}) {
+  const url = new URL(apiUrl(path));
+  for (const [k, v] of Object.entries(query)) url.searchParams.set(k, typeof v === 'string' ? v : JSON.stringify(v));
+  const res = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
+}
