@@ -1,8 +1,5 @@
-// The engine reads time only from a Clock, so tests and replays control it.
-
-export interface Clock {
-  now(): Date;
-}
+// The engine reads time only from a Clock (the port in types/agent.ts), so tests and replays control it.
+import type { Clock } from '../types/agent';
 
 export const systemClock: Clock = {
   now: () => new Date(),

@@ -1,4 +1,4 @@
-import type { Clock } from './clock';
+import type { Clock } from '../types/agent';
 import { parseDuration } from './duration';
 
 /** A clock that stands still until a test moves it. */

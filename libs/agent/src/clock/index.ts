@@ -1,3 +1,3 @@
-export { type Clock, systemClock } from './clock';
+export { systemClock } from './clock';
 export { type FakeClock, fakeClock, InvalidInstantError } from './fake-clock';
 export { parseDuration, DurationError } from './duration';
