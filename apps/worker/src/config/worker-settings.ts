@@ -3,15 +3,16 @@ import type { WorkerOptions } from 'bullmq';
 // Every tuning constant of the worker in one place (queue locks, lease timing, replays, caches).
 
 /**
- * BullMQ options of the turn worker. A turn can take minutes (six model rounds plus tools), so the
- * job lock is long and renewed by BullMQ every half of it; a job whose lock lapses (crashed
- * process) is moved back to wait by the stalled check and may stall twice before it fails.
+ * BullMQ options of the turn worker. A turn can take minutes (six model rounds plus tools); BullMQ
+ * renews the job lock every half lockDuration for as long as the turn runs, so the lock only has
+ * to outlive a renewal gap, and a crashed process's job comes back within ~lockDuration +
+ * stalledInterval. A job may stall twice before it fails (the sweeper still re-enqueues it).
  * `autorun: false`: the processor starts taking jobs only once the whole app is up.
  */
 export const TURN_WORKER_OPTIONS: Partial<WorkerOptions> = {
   autorun: false,
-  lockDuration: 120_000,
-  stalledInterval: 30_000,
+  lockDuration: 30_000,
+  stalledInterval: 15_000,
   maxStalledCount: 2,
 };
 
@@ -29,3 +30,13 @@ export const AGENT_CACHE_SIZE = 200;
 
 /** Interactive commit transaction limits (ms). */
 export const COMMIT_TRANSACTION = { maxWait: 5_000, timeout: 15_000 };
+
+/** Stale queued messages the sweeper looks at per sweep (oldest first). */
+export const SWEEP_BATCH = 500;
+
+/**
+ * Delays before a turn job retries after a transient provider failure of the understand call
+ * (the engine throws it: nothing ran, the input is retried). The provider's Retry-After wins
+ * when it is longer. The last rung repeats.
+ */
+export const PROVIDER_RETRY_LADDER_MS = [1_000, 5_000, 15_000, 60_000, 300_000];

@@ -1,4 +1,5 @@
 import { isProviderError, type ProviderErrorKind } from '@falai/agent';
+import { PROVIDER_RETRY_LADDER_MS } from '../config/worker-settings';
 
 // Failures of a whole turn (not of one step) and whether waiting could fix them.
 
@@ -28,4 +29,15 @@ export function permanentFailureCode(err: unknown): string | undefined {
   }
   if (err instanceof Error && CONFIG_ERROR_NAMES.has(err.name)) return 'agent-unavailable';
   return undefined;
+}
+
+/**
+ * How long to wait before retrying a turn whose understand call failed for now (overloaded,
+ * rate-limited, timeout, network, quota with a stated reset); undefined for any other error.
+ */
+export function transientRetryDelayMs(err: unknown, retriesSoFar: number, now = Date.now()): number | undefined {
+  if (!isProviderError(err) || permanentFailureCode(err) !== undefined) return undefined;
+  const rung = PROVIDER_RETRY_LADDER_MS[Math.min(retriesSoFar, PROVIDER_RETRY_LADDER_MS.length - 1)];
+  const untilReset = err.resetAt ? err.resetAt.getTime() - now : 0;
+  return Math.max(rung, err.retryAfterMs ?? 0, untilReset);
 }

@@ -7,6 +7,10 @@ import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { LEASE_BUSY_DELAY_MS, TURN_WORKER_OPTIONS } from '../config/worker-settings';
 import { SessionLeases } from '../lease/session-lease';
 import { DrainSession } from './drain-session';
+import { transientRetryDelayMs } from './turn-failure';
+
+/** TurnJobData plus what the worker itself records on a job between its tries. */
+type TurnJob = Job<TurnJobData & { providerRetries?: number }>;
 
 export type TurnJobResult = { status: 'already-answered' } | { status: 'drained'; turns: number };
 
@@ -46,7 +50,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     this.logger.log({ msg: 'turn worker closed' });
   }
 
-  async process(job: Job<TurnJobData>, token?: string): Promise<TurnJobResult> {
+  async process(job: TurnJob, token?: string): Promise<TurnJobResult> {
     const { tenantId, sessionId, messageId } = job.data;
     if (messageId && (await this.drain.isSettled(tenantId, messageId))) return { status: 'already-answered' };
 
@@ -62,13 +66,21 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       });
       if (!result.ownSettled) return this.retryLater(job, token);
       return { status: 'drained', turns: result.turns };
+    } catch (err) {
+      // The provider is down for now: the message stays queued and this job comes back later.
+      const retries = job.data.providerRetries ?? 0;
+      const delay = transientRetryDelayMs(err, retries);
+      if (delay === undefined) throw err;
+      this.logger.warn({ msg: 'turn deferred: provider unavailable', sessionId, retries, delayMs: delay, error: (err as Error).message });
+      await job.updateData({ ...job.data, providerRetries: retries + 1 });
+      return this.retryLater(job, token, delay);
     } finally {
       await lease.release();
     }
   }
 
-  private async retryLater(job: Job<TurnJobData>, token: string | undefined): Promise<never> {
-    const delay = LEASE_BUSY_DELAY_MS.min + Math.floor(Math.random() * LEASE_BUSY_DELAY_MS.jitter);
+  private async retryLater(job: TurnJob, token: string | undefined, delayMs?: number): Promise<never> {
+    const delay = delayMs ?? LEASE_BUSY_DELAY_MS.min + Math.floor(Math.random() * LEASE_BUSY_DELAY_MS.jitter);
     await job.moveToDelayed(Date.now() + delay, token);
     throw new DelayedError();
   }

@@ -1,0 +1,97 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { InjectQueue } from '@nestjs/bullmq';
+import type { Queue } from 'bullmq';
+import type { Redis } from 'ioredis';
+import { PrismaService } from '@switchboard/db';
+import { QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
+import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
+import { SWEEP_BATCH } from '../config/worker-settings';
+import { REDIS } from '../redis/redis.module';
+
+/** The job id the sweeper uses for a message whose own job is gone or finished. */
+export function sweepJobId(messageId: string): string {
+  return `sweep-${messageId}`;
+}
+
+const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
+
+export interface SweepReport {
+  /** Queued messages older than the grace period. */
+  stale: number;
+  /** Of those, the ones that had no live job and got one. */
+  enqueued: number;
+}
+
+/**
+ * Postgres is the source of truth: a message accepted but still `queued` after the grace period
+ * with no live job (a lost enqueue, a crashed worker whose job failed, a flushed Redis) gets a
+ * new job. One sweep per interval across all workers: a Redis key taken with NX and left to
+ * expire decides who sweeps.
+ */
+@Injectable()
+export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger(Sweeper.name);
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<unknown> | undefined;
+
+  constructor(
+    @Inject(WORKER_ENV) private readonly env: WorkerEnv,
+    @Inject(REDIS) private readonly redis: Redis,
+    @InjectQueue(QUEUES.turns) private readonly queue: Queue<TurnJobData>,
+    private readonly prisma: PrismaService,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => {
+      if (this.running) return;
+      this.running = this.tick()
+        .catch((err: unknown) => this.logger.error({ msg: 'sweep failed', error: (err as Error).message }))
+        .finally(() => (this.running = undefined));
+    }, this.env.SWEEPER_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (this.timer) clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** Sweeps if no other worker swept during this interval; null when it was not our turn. */
+  async tick(): Promise<SweepReport | null> {
+    const key = `${this.env.QUEUE_PREFIX}:sweeper`;
+    const ours = await this.redis.set(key, String(process.pid), 'PX', this.env.SWEEPER_INTERVAL_MS, 'NX');
+    if (ours !== 'OK') return null;
+    return this.sweepOnce();
+  }
+
+  async sweepOnce(now = Date.now()): Promise<SweepReport> {
+    const stale = await this.prisma.message.findMany({
+      where: { direction: 'inbound', status: 'queued', createdAt: { lt: new Date(now - this.env.SWEEPER_GRACE_MS) } },
+      orderBy: { seq: 'asc' },
+      take: SWEEP_BATCH,
+      select: { id: true, tenantId: true, sessionId: true, createdAt: true },
+    });
+    let enqueued = 0;
+    for (const m of stale) {
+      if (await this.hasLiveJob(m.id)) continue;
+      // A finished sweep job keeps its id; remove it so the new one is not deduplicated away.
+      await this.queue.remove(sweepJobId(m.id)).catch(() => undefined);
+      await this.queue.add(
+        'turn',
+        { tenantId: m.tenantId, sessionId: m.sessionId, messageId: m.id, acceptedAt: m.createdAt.getTime() },
+        { jobId: sweepJobId(m.id), removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 24 * 3600 } },
+      );
+      enqueued++;
+    }
+    if (stale.length > 0) this.logger.log({ msg: 'sweep', stale: stale.length, enqueued });
+    return { stale: stale.length, enqueued };
+  }
+
+  private async hasLiveJob(messageId: string): Promise<boolean> {
+    for (const id of [turnJobId(messageId), sweepJobId(messageId)]) {
+      const state = await this.queue.getJobState(id);
+      if (LIVE_STATES.has(state)) return true;
+    }
+    return false;
+  }
+}

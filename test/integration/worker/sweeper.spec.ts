@@ -1,0 +1,97 @@
+import { BullModule } from '@nestjs/bullmq';
+import { Test, type TestingModule } from '@nestjs/testing';
+import { Queue } from 'bullmq';
+import { DbModule, PrismaService } from '@switchboard/db';
+import { QUEUES, redisConnection, turnJobId, type TurnJobData } from '@switchboard/queue';
+import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
+import { WorkerEnvModule } from '../../../apps/worker/src/config/worker-env.module';
+import { RedisModule } from '../../../apps/worker/src/redis/redis.module';
+import { Sweeper, sweepJobId } from '../../../apps/worker/src/sweeper/sweeper';
+import { SweeperModule } from '../../../apps/worker/src/sweeper/sweeper.module';
+import { createSessionRows, queueInbound, unique } from './support/rows';
+
+// The sweeper against the real Postgres and Redis, with no turn worker consuming the queue, so
+// the jobs it adds stay visible.
+
+describe('sweeper', () => {
+  // A long interval: the timer never fires during the test; ticks are driven by hand.
+  const env = loadWorkerEnv({
+    ...process.env,
+    QUEUE_PREFIX: unique('sbt-sweep'),
+    SWEEPER_INTERVAL_MS: '600000',
+    SWEEPER_GRACE_MS: '5000',
+  });
+  let mods: TestingModule[];
+  let prisma: PrismaService;
+  let queue: Queue<TurnJobData>;
+
+  async function sweeperApp(): Promise<TestingModule> {
+    const mod = await Test.createTestingModule({
+      imports: [
+        WorkerEnvModule.forRoot(env),
+        DbModule.forRoot({ url: env.DATABASE_URL }),
+        RedisModule,
+        BullModule.forRoot({ connection: redisConnection(env.REDIS_URL), prefix: env.QUEUE_PREFIX }),
+        SweeperModule,
+      ],
+    }).compile();
+    await mod.init();
+    return mod;
+  }
+
+  beforeAll(async () => {
+    mods = [await sweeperApp(), await sweeperApp()];
+    prisma = mods[0].get(PrismaService);
+    queue = new Queue<TurnJobData>(QUEUES.turns, { connection: redisConnection(env.REDIS_URL), prefix: env.QUEUE_PREFIX });
+  });
+
+  afterAll(async () => {
+    await queue.obliterate({ force: true });
+    await queue.close();
+    await Promise.all(mods.map((m) => m.close()));
+  });
+
+  async function backdate(ids: string[], ms: number): Promise<void> {
+    await prisma.message.updateMany({ where: { id: { in: ids } }, data: { createdAt: new Date(Date.now() - ms) } });
+  }
+
+  it('re-enqueues stale queued messages that have no live job, and only those', async () => {
+    const rows = await createSessionRows(prisma);
+    const [lost, withJob, fresh, answered] = await queueInbound(prisma, rows, ['perdida', 'com job', 'nova', 'respondida']);
+    await backdate([lost, withJob, answered], 60_000);
+    await prisma.message.update({ where: { id: answered }, data: { status: 'answered', answeredAt: new Date() } });
+    await queue.add('turn', { ...rows, messageId: withJob, acceptedAt: Date.now() }, { jobId: turnJobId(withJob) });
+
+    const report = await mods[0].get(Sweeper).sweepOnce();
+
+    expect(report.enqueued).toBeGreaterThanOrEqual(1);
+    const job = await queue.getJob(sweepJobId(lost));
+    expect(job?.data).toEqual({ tenantId: rows.tenantId, sessionId: rows.sessionId, messageId: lost, acceptedAt: expect.any(Number) });
+    expect(await queue.getJob(sweepJobId(withJob))).toBeUndefined();
+    expect(await queue.getJob(sweepJobId(fresh))).toBeUndefined();
+    expect(await queue.getJob(sweepJobId(answered))).toBeUndefined();
+
+    // The sweep job is live now: the next sweep adds nothing for that message.
+    await mods[0].get(Sweeper).sweepOnce();
+    const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
+    expect(jobs.filter((j) => j.data.messageId === lost)).toHaveLength(1);
+  });
+
+  it('re-enqueues a message whose own job finished while it stayed queued', async () => {
+    const rows = await createSessionRows(prisma);
+    const [m] = await queueInbound(prisma, rows, ['x']);
+    await backdate([m], 60_000);
+    // The job ran and failed for good (e.g. a bug), leaving the message queued.
+    await queue.add('turn', { ...rows, messageId: m, acceptedAt: Date.now() }, { jobId: turnJobId(m) });
+    const failing = await queue.getJob(turnJobId(m));
+    await failing!.remove();
+    await mods[0].get(Sweeper).sweepOnce();
+    expect((await queue.getJob(sweepJobId(m)))?.data.messageId).toBe(m);
+  });
+
+  it('lets one worker sweep per interval', async () => {
+    const results = await Promise.all(mods.map((m) => m.get(Sweeper).tick()));
+    expect(results.filter((r) => r !== null)).toHaveLength(1);
+    expect(await mods[0].get(Sweeper).tick()).toBeNull();
+  });
+});
