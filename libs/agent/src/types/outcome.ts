@@ -17,6 +17,7 @@ export type OutcomeCode =
   | 'not-in-enum'
   | 'unknown-field'
   | 'step-loop'
+  | 'missing-step'
   | 'duplicate-input'
   | 'stale-wake'
   | 'provider-unavailable'

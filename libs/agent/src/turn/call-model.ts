@@ -1,0 +1,56 @@
+// Every model call of a turn goes through here: it counts the call, sums usage, traces the
+// latency, streams text when the turn streams, and turns any failure into a ProviderError.
+import { type ModelReply, type ModelRequest, ProviderError } from '../provider';
+import { addUsage, type DeltaSink, type TurnState } from './state';
+
+export async function callModel(state: TurnState, req: ModelRequest): Promise<ModelReply> {
+  const { clock, provider } = state.def;
+  const started = clock.now().getTime();
+  state.llmCalls += 1;
+  try {
+    const reply =
+      state.sink && req.call === 'speak' ? await streamed(state, req, state.sink) : await provider.generate(req);
+    state.trace.push({ type: 'model', call: req.call, round: req.round, ms: clock.now().getTime() - started, ...(reply.usage ? { usage: reply.usage } : {}) });
+    addUsage(state, reply.usage);
+    return normalize(reply);
+  } catch (err) {
+    const error = asProviderError(err);
+    state.trace.push({
+      type: 'model',
+      call: req.call,
+      round: req.round,
+      ms: clock.now().getTime() - started,
+      error: { kind: error.kind, message: error.message },
+    });
+    throw error;
+  }
+}
+
+async function streamed(state: TurnState, req: ModelRequest, sink: DeltaSink): Promise<ModelReply> {
+  const { provider } = state.def;
+  if (!provider.stream) {
+    const reply = await provider.generate(req);
+    if (reply.text) sink(reply.text);
+    return reply;
+  }
+  for await (const chunk of provider.stream(req)) {
+    if ('delta' in chunk) {
+      if (chunk.delta) sink(chunk.delta);
+    } else {
+      return chunk.reply;
+    }
+  }
+  throw new ProviderError({ kind: 'empty', message: `${provider.name} ended its stream without a reply` });
+}
+
+// A provider written in plain JS may leave toolCalls out; the engine reads `[]`.
+function normalize(reply: ModelReply): ModelReply {
+  return Array.isArray(reply.toolCalls) ? reply : { ...reply, toolCalls: [] };
+}
+
+/** Anything a provider throws that is not a ProviderError counts as an `unknown` failure. */
+export function asProviderError(err: unknown): ProviderError {
+  if (err instanceof ProviderError) return err;
+  const message = err instanceof Error ? err.message : String(err);
+  return new ProviderError({ kind: 'unknown', message, cause: err });
+}

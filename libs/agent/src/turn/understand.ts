@@ -1,0 +1,82 @@
+// Understand (engine.md §3 step 1): at most one call that scores candidate flows and extracts
+// field values. Skipped when there is nothing to judge. A failed call throws ProviderError from
+// the turn: nothing ran yet, and the host retries the input.
+import { extractMode, isKnown } from '../definition/coerce';
+import type { Flow } from '../types/flow';
+import type { Run } from '../types/session';
+import { callModel } from './call-model';
+import { pendingOf } from './move';
+import { structuredOf, understandSchema, understandSystem, isPlainObject } from './prompts';
+import { floorHolder, stepOf } from './runs';
+import { startableFlows } from './route';
+import { writeReported } from './settle';
+import type { TurnState } from './state';
+import type { TalkStep } from '../types/flow';
+
+export interface Understanding {
+  /** Scores (0-100) of the flows that were asked about. */
+  scores: Record<string, number>;
+}
+
+/** The flows worth scoring: startable ones, plus the floor holder's flow when others compete with it. */
+function flowsToScore(state: TurnState, holder: Run | undefined): Flow[] {
+  const startable = startableFlows(state).filter((s) => !s.catchAll).map((s) => s.flow);
+  if (startable.length === 0 || !holder) return startable;
+  const own = state.def.flowById.get(holder.flowId);
+  return own && hasPhrases(own) ? [own, ...startable] : startable;
+}
+
+function hasPhrases(flow: Flow): boolean {
+  return (flow.on ?? []).some((t) => t.message.some((p) => !p.startsWith('!')));
+}
+
+/** Missing fields the model may pick from any message, plus what the floor holder just asked for. */
+function slugsToExtract(state: TurnState, holder: Run | undefined): string[] {
+  const { fields } = state.def;
+  const slugs = Object.keys(fields).filter((slug) => extractMode(fields[slug]) === 'anywhere' && !isKnown(state.session.data[slug]));
+  const step = holder?.status === 'asking' && holder.spoke ? stepOf(state, holder) : undefined;
+  if (step && !('say' in step && typeof step.say === 'string')) {
+    for (const slug of pendingOf(state, step as TalkStep)) if (!slugs.includes(slug)) slugs.push(slug);
+  }
+  return slugs;
+}
+
+export async function understand(state: TurnState): Promise<Understanding> {
+  const holder = floorHolder(state);
+  const flows = flowsToScore(state, holder);
+  const slugs = slugsToExtract(state, holder);
+  if (flows.length === 0 && slugs.length === 0) return { scores: {} };
+
+  const ask = { flows, slugs };
+  const reply = await callModel(state, {
+    call: 'understand',
+    round: 0,
+    system: understandSystem(state.def.instructions, state.def.fields, ask),
+    history: [...state.history],
+    tools: [],
+    schema: understandSchema(state.def.fields, ask),
+  });
+  // A reply that does not parse judges nothing.
+  const judged = structuredOf(reply);
+  if (!judged) return { scores: {} };
+
+  const scores: Record<string, number> = {};
+  if (isPlainObject(judged.flows)) {
+    for (const flow of flows) {
+      const score = judged.flows[flow.id];
+      if (typeof score === 'number' && Number.isFinite(score)) scores[flow.id] = Math.min(100, Math.max(0, score));
+    }
+  }
+  if (isPlainObject(judged.fields)) {
+    // Only what was asked is written; a slug the agent lacks is reported (`unknown-field`).
+    const reported: Record<string, unknown> = {};
+    for (const [slug, value] of Object.entries(judged.fields)) {
+      if (slugs.includes(slug) || !Object.prototype.hasOwnProperty.call(state.def.fields, slug)) reported[slug] = value;
+    }
+    const where = holder
+      ? { runId: holder.id, flowId: holder.flowId, stepId: holder.stepId, kind: 'collect' as const }
+      : { kind: 'collect' as const };
+    writeReported(state, reported, where, holder);
+  }
+  return { scores };
+}

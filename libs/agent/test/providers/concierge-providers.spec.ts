@@ -1,0 +1,131 @@
+// Acceptance: tool.md's Concierge example, unchanged except that its provider points at a local
+// fake server, runs both turns end to end through the real SDKs — GeminiProvider against the
+// fake Gemini API and OpenAIProvider against the fake Chat Completions API.
+import { falai, type AiProvider, type DataOf, type Tool } from '@falai/agent';
+import { GeminiProvider, OpenAIProvider } from '../../src/providers';
+import { conciergeGemini, conciergeOpenAI } from '../fakes/concierge-wire';
+import { FakeGeminiServer } from '../fakes/fake-gemini-server';
+import { FakeOpenAIServer } from '../fakes/fake-openai-server';
+
+export function buildConcierge(provider: AiProvider) {
+  const f = falai().fields({
+    cidade: { type: "string", ask: "Pergunte em qual cidade a pessoa quer ficar." },
+    reserva: { type: "string", description: "Código da reserva" },
+  });
+
+  const preco: Tool = {
+    id: "preco",
+    description: "Preço da diária em uma cidade.",
+    parameters: { type: "object", properties: { cidade: { type: "string" } }, required: ["cidade"] },
+    handler: () => ({ value: { precoNoite: 420 } }),
+  };
+
+  type Data = DataOf<typeof f>;
+
+  const reservar: Tool<undefined, Data> = {
+    id: "reservar",
+    description: "Confirma a reserva e devolve o código.",
+    parameters: { type: "object", properties: { cidade: { type: "string" } }, required: ["cidade"] },
+    isDestructive: () => true,
+    validateInput: (args) =>
+      typeof args.cidade === "string" && args.cidade.length > 0
+        ? { valid: true }
+        : { valid: false, error: "Informe a cidade." },
+    handler: (_args, ctx) => {
+      const codigo = `RES-${ctx.now.getTime().toString(36).toUpperCase()}`;
+      return { value: { codigo }, data: { reserva: codigo } };
+    },
+  };
+
+  return f.agent({
+    name: "Concierge",
+    provider,
+    tools: [preco, reservar],
+    flows: [
+      f.flow({
+        id: "hospedagem",
+        name: "Hospedagem",
+        on: [{ message: ["quer reservar um quarto"] }],
+        steps: [
+          { id: "onde", collect: ["cidade"] },
+          { id: "oferta", prompt: "Apresente o preço da diária. Pergunte se pode reservar.", tools: ["preco"] },
+          { id: "confirma", prompt: "Se a pessoa confirmou, reserve e informe o código.", collect: ["reserva"], tools: ["reservar"] },
+        ],
+      }),
+    ],
+  });
+}
+
+/** Both turns of the example, the host passing its history as it would. */
+async function runBothTurns(provider: AiProvider) {
+  const agent = buildConcierge(provider);
+  const r1 = await agent.turn({ sessionId: "demo", message: "Quero um quarto em Curitiba" });
+  const r2 = await agent.turn({
+    sessionId: "demo",
+    message: "Sim, pode reservar",
+    history: [
+      { role: "user", content: "Quero um quarto em Curitiba" },
+      { role: "assistant", content: r1.messages[0]?.text ?? null },
+    ],
+  });
+  return { r1, r2 };
+}
+
+function expectConciergeOutcome({ r1, r2 }: Awaited<ReturnType<typeof runBothTurns>>) {
+  expect(r1.messages.map((m) => m.text)).toEqual(["A diária em Curitiba sai por R$ 420. Posso reservar?"]);
+  expect(r1.session.data).toEqual({ cidade: "Curitiba" });
+  expect(r1.started.map((run) => run.flowId)).toEqual(["hospedagem"]);
+  // understand + speak round 1 (preco) + speak round 2 (text)
+  expect(r1.llmCalls).toBe(3);
+  expect(r1.trace.filter((t) => t.type === "tool").map((t) => t.type === "tool" && [t.tool, t.gate, t.result])).toEqual([
+    ["preco", "ok", '{"precoNoite":420}'],
+  ]);
+
+  expect(r2.session.data.reserva).toMatch(/^RES-[0-9A-Z]+$/);
+  expect(r2.messages.map((m) => m.text)).toEqual([`Pronto! Sua reserva está confirmada. Código: ${r2.session.data.reserva}.`]);
+  expect(r2.ended.map((run) => [run.flowId, run.reason])).toEqual([["hospedagem", "completed"]]);
+  expect(r2.session.runs).toEqual([]);
+}
+
+describe("tool.md's Concierge example against fake model servers, through the real SDKs", () => {
+  it("GeminiProvider → fake Gemini API: both turns end to end", async () => {
+    const server = await FakeGeminiServer.start(conciergeGemini);
+    try {
+      const turns = await runBothTurns(new GeminiProvider({ apiKey: "", model: "gemini-2.5-flash", baseUrl: server.baseUrl }));
+      expectConciergeOutcome(turns);
+      // Turn 1 offered only preco, turn 2 only reservar; the understand call had no tools and a JSON schema.
+      const offered = server.calls.map((c) => (c.body.tools ?? []).flatMap((t: { functionDeclarations: { name: string }[] }) => t.functionDeclarations.map((d) => d.name)));
+      expect(offered.filter((names) => names.length > 0)).toEqual([["preco"], ["preco"], ["reservar"], ["reservar"]]);
+      const understandCalls = server.calls.filter((c) => c.body.generationConfig?.responseMimeType === "application/json");
+      expect(understandCalls.length).toBeGreaterThanOrEqual(1);
+      // The round after a function call sends the call back with its signature, and the result.
+      const round2 = server.calls[2].body.contents;
+      expect(round2[round2.length - 2].parts).toEqual([{ functionCall: { name: "preco", args: { cidade: "Curitiba" } }, thoughtSignature: "c2ln" }]);
+      expect(round2[round2.length - 1].parts).toEqual([{ functionResponse: { name: "preco", response: { output: { precoNoite: 420 } } } }]);
+      // Usage reaches the TurnResult: thinking counts as output.
+      expect(turns.r1.usage).toEqual({ inputTokens: 560, outputTokens: 55 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("OpenAIProvider → fake Chat Completions API: both turns end to end", async () => {
+    const server = await FakeOpenAIServer.start(conciergeOpenAI);
+    try {
+      const turns = await runBothTurns(new OpenAIProvider({ apiKey: "sk-test", model: "gpt-4.1-mini", baseURL: server.baseURL }));
+      expectConciergeOutcome(turns);
+      const offered = server.bodies.map((b) => (b.tools ?? []).map((t: { function: { name: string } }) => t.function.name));
+      expect(offered.filter((names) => names.length > 0)).toEqual([["preco"], ["preco"], ["reservar"], ["reservar"]]);
+      expect(server.bodies[0].response_format.json_schema.name).toBe("understand");
+      // Round 2 of turn 1 carries the assistant tool call (engine id) and the tool result.
+      const messages = server.bodies[2].messages;
+      expect(messages.slice(-2)).toEqual([
+        { role: "assistant", content: null, tool_calls: [{ id: "call-1-0", type: "function", function: { name: "preco", arguments: '{"cidade":"Curitiba"}' } }] },
+        { role: "tool", tool_call_id: "call-1-0", content: '{"precoNoite":420}' },
+      ]);
+      expect(turns.r1.usage).toEqual({ inputTokens: 560, outputTokens: 52, cachedInputTokens: 64 });
+    } finally {
+      await server.close();
+    }
+  });
+});
