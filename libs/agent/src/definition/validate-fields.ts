@@ -51,7 +51,8 @@ function checkEnum(values: unknown, type: (typeof FIELD_TYPES)[number], scope: S
   }
   values.forEach((value, index) => {
     if (!fitsType(value, type)) {
-      scope.at('enum').wrongType(index, `a ${type === 'integer' ? 'whole number' : type}, like the field's type`, value, `Make every enum value a ${type}`);
+      const name = type === 'integer' ? 'a whole number' : `a ${type}`;
+      scope.at('enum').wrongType(index, `${name}, like the field's type`, value, `Make every enum value ${name}`);
     }
   });
 }
