@@ -1,4 +1,4 @@
-import { Box, Paper, Stack, Typography } from '@mui/material';
+import { alpha, Box, Paper, Stack, Typography } from '@mui/material';
 import { useListContext } from 'react-admin';
 
 interface MessageRecord {
@@ -26,10 +26,16 @@ export function Transcript() {
             <Paper
               variant="outlined"
               data-testid={`message-${m.direction}`}
-              sx={{ px: 2, py: 1, maxWidth: '70%', bgcolor: fromAgent ? 'primary.50' : 'grey.50', borderColor: fromAgent ? 'primary.light' : 'divider' }}
+              sx={{
+                px: 2,
+                py: 1,
+                maxWidth: '70%',
+                bgcolor: (theme) => (fromAgent ? alpha(theme.palette.primary.main, 0.08) : theme.palette.action.hover),
+                borderColor: fromAgent ? 'primary.light' : 'divider',
+              }}
             >
               <Typography variant="caption" color="text.secondary">
-                {fromAgent ? 'Agent' : 'Customer'} · #{m.seq} · {new Date(m.createdAt).toLocaleString()} · {m.status}
+                {fromAgent ? 'Agent' : 'Customer'} · {new Date(m.createdAt).toLocaleString()} · {m.status}
               </Typography>
               <Typography sx={{ whiteSpace: 'pre-wrap' }}>{m.text}</Typography>
             </Paper>

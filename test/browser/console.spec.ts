@@ -1,0 +1,82 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PrismaClient } from '@switchboard/db';
+import type { Browser, Page } from 'playwright-core';
+import { apiUrl, createSession, createTenant, createUser, openDb, PASSWORD, unique } from '../integration/admin/support/admin-fixtures';
+import { launchChromium } from './support/chromium';
+import { ensureConsoleBuilt } from './support/console-build';
+
+const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
+
+let db: PrismaClient;
+let browser: Browser;
+let page: Page;
+
+beforeAll(async () => {
+  ensureConsoleBuilt();
+  db = openDb();
+  browser = await launchChromium();
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  // Generous: the machine may be busy with other suites, and the first load parses ~1 MB of JS.
+  page.setDefaultTimeout(60_000);
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await db?.$disconnect();
+});
+
+describe('the console in a browser', () => {
+  it('logs in, lists the sessions, and shows a session transcript in order', async () => {
+    const t = await createTenant(db);
+    const user = await createUser(db, 'owner', t.tenant.id);
+    const externalKey = unique('whatsapp-5541');
+    await createSession(db, t, {
+      externalKey,
+      texts: ['Quero um quarto em Curitiba', 'Claro! Para quais datas?', 'De 10 a 12 de março'],
+    });
+
+    await page.goto(apiUrl('/admin/'));
+    await page.getByLabel('Email').fill(user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+
+    // The dashboard reads /v1/admin/stats for this tenant: one session, three messages.
+    await page.getByTestId('stat-sessions').getByText('1', { exact: true }).waitFor();
+    await page.getByTestId('stat-messages').getByText('3', { exact: true }).waitFor();
+
+    await page.getByRole('menuitem', { name: 'Sessions' }).click();
+    const row = page.getByRole('row').filter({ hasText: externalKey });
+    await row.waitFor();
+    expect(await row.textContent()).toContain('active');
+    await page.screenshot({ path: join(SCREENSHOTS, 'sessions.png') });
+
+    await row.click();
+    const transcript = page.getByTestId('transcript');
+    await transcript.waitFor();
+    await expect(transcript.locator('p').allTextContents()).resolves.toEqual([
+      'Quero um quarto em Curitiba',
+      'Claro! Para quais datas?',
+      'De 10 a 12 de março',
+    ]);
+    await expect(page.getByTestId('message-outbound').count()).resolves.toBe(1);
+    await page.screenshot({ path: join(SCREENSHOTS, 'session.png'), fullPage: true });
+  }, 240_000);
+
+  it('refuses a wrong password with the message from the API', async () => {
+    const context = await browser.newContext();
+    const fresh = await context.newPage();
+    fresh.setDefaultTimeout(60_000);
+    try {
+      await fresh.goto(apiUrl('/admin/'));
+      await fresh.getByLabel('Email').fill('nobody-here@example.test');
+      await fresh.getByLabel('Password').fill('wrong password');
+      await fresh.getByRole('button', { name: 'Sign in' }).click();
+      await fresh.getByText('Email or password is wrong.').waitFor();
+      expect(fresh.url()).toContain('/admin/#/login');
+    } finally {
+      await context.close();
+    }
+  }, 180_000);
+});
