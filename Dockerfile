@@ -19,9 +19,15 @@ COPY libs/agent-config/package.json libs/agent-config/
 COPY libs/config/package.json libs/config/
 COPY libs/db/package.json libs/db/
 COPY libs/queue/package.json libs/queue/
-# No dependency needs its install script (docs/dependencies.md). The image's npm 10 does not
-# read package.json `allowScripts`, so the flag says the same thing to it.
-RUN npm ci --ignore-scripts --no-audit --no-fund
+# Only argon2 needs its install script (docs/dependencies.md): it tests the bundled prebuild and
+# compiles from source when that does not load, hence the toolchain in this stage only. The
+# image's npm 10 does not read package.json `allowScripts`, so scripts are skipped explicitly
+# and argon2's is run on its own.
+RUN apt-get update \
+ && apt-get install -y --no-install-recommends python3 make g++ \
+ && rm -rf /var/lib/apt/lists/*
+RUN npm ci --ignore-scripts --no-audit --no-fund \
+ && npm rebuild argon2
 
 # --- build: Prisma client, API, worker, console -----------------------------------------------
 FROM deps AS build

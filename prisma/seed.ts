@@ -1,8 +1,7 @@
 // Seeds the demo: a platform admin login, the "Demo Hotel" tenant with its owner, the Concierge
 // agent (published as version 1), a channel and its API key (DEMO_API_KEY). Idempotent: a second
 // run with the same environment changes nothing. Run: node -r @swc-node/register prisma/seed.ts
-import './seed/resolve-ts-sources';
-import { conciergeAgentConfig, type AgentConfig } from '@switchboard/agent-config';
+import { conciergeAgentConfig, parseAgentConfig } from '@switchboard/agent-config';
 import { loadEnv } from '@switchboard/config';
 import { createPrismaClient } from '@switchboard/db';
 import { MIN_PASSWORD_LENGTH, hashPassword, verifyPassword } from '../apps/api/src/admin/auth/password';
@@ -12,9 +11,10 @@ import { seedDemo } from './seed/seed-demo';
 async function main(): Promise<void> {
   const env = loadEnv();
   const settings = demoSettingsFromEnv(process.env, MIN_PASSWORD_LENGTH);
-  const agentConfig: AgentConfig = settings.provider
-    ? { ...conciergeAgentConfig, provider: settings.provider }
-    : conciergeAgentConfig;
+  // Checked like a published config is, so the worker never meets a seed it cannot build.
+  const agentConfig = parseAgentConfig(
+    settings.provider ? { ...conciergeAgentConfig, provider: settings.provider } : conciergeAgentConfig,
+  );
 
   const prisma = createPrismaClient({ connectionString: env.DATABASE_URL, max: 2 });
   try {

@@ -3,6 +3,7 @@
 // Postgres and Redis, creates and migrates the database, seeds the demo tenant, builds what is
 // out of date, then runs the API and the worker until Ctrl-C. Flags: --rebuild (build all).
 const { spawnSync } = require('node:child_process');
+const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 const { loadEnvFiles } = require('./demo/env-files');
@@ -87,6 +88,8 @@ async function main() {
   env.NODE_ENV ??= 'production';
   env.PORT ??= '3000';
   env.HOST ??= '0.0.0.0';
+  // Production refuses to sign console tokens without a secret; a demo run makes its own.
+  env.AUTH_SECRET ||= randomBytes(32).toString('hex');
   console.log(`Switchboard demo — settings from ${['the environment', ...loaded].join(', ')}`);
   console.log(`  DATABASE_URL=${redact(env.DATABASE_URL)}  REDIS_URL=${redact(env.REDIS_URL)}`);
 

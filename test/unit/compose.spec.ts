@@ -94,6 +94,10 @@ describe('docker-compose.yml', () => {
     expect(envSchema.partial().safeParse(literal).error?.issues ?? []).toEqual([]);
   });
 
+  it('makes the api refuse to start without AUTH_SECRET, which production requires for console logins', () => {
+    expect(services.api.environment?.AUTH_SECRET).toMatch(/^\$\{AUTH_SECRET:\?.+\}$/);
+  });
+
   it('publishes the api on port 3000 and calls it healthy when /health/ready answers', () => {
     expect(services.api.ports).toEqual(['3000:3000']);
     expect(services.api.environment?.PORT).toBe('3000');
