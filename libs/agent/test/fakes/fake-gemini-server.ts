@@ -36,14 +36,15 @@ export type GeminiScript = (call: GeminiCall, index: number) => GeminiStep;
 const ROUTE = /^\/v1beta\/models\/([^:/?]+):(generateContent|streamGenerateContent)(\?alt=sse)?$/;
 
 export class FakeGeminiServer {
-  readonly calls: GeminiCall[] = [];
-
-  private constructor(private readonly http: FakeHttpServer) {}
+  private constructor(
+    private readonly http: FakeHttpServer,
+    readonly calls: GeminiCall[],
+  ) {}
 
   /** Steps are used in order (the last one repeats), or a script decides per request. */
   static async start(script: GeminiStep[] | GeminiScript): Promise<FakeGeminiServer> {
     const pick: GeminiScript = Array.isArray(script) ? (_call, i) => script[Math.min(i, script.length - 1)] : script;
-    let fake: FakeGeminiServer | undefined;
+    const calls: GeminiCall[] = [];
     const http = await FakeHttpServer.start(async (req, res, index) => {
       const route = ROUTE.exec(req.url);
       if (req.method !== 'POST' || !route) {
@@ -51,11 +52,10 @@ export class FakeGeminiServer {
       }
       const apiKey = req.headers['x-goog-api-key'];
       const call: GeminiCall = { model: route[1], stream: route[2] === 'streamGenerateContent', apiKey: Array.isArray(apiKey) ? apiKey[0] : apiKey, body: req.body };
-      fake!.calls.push(call);
+      calls.push(call);
       await answer(pick(call, index), call, res);
     });
-    fake = new FakeGeminiServer(http);
-    return fake;
+    return new FakeGeminiServer(http, calls);
   }
 
   get baseUrl(): string {

@@ -16,16 +16,16 @@ export interface RecordedRequest {
 export type Handler = (req: RecordedRequest, res: ServerResponse, index: number) => void | Promise<void>;
 
 export class FakeHttpServer {
-  readonly requests: RecordedRequest[] = [];
-  private readonly sockets = new Set<Socket>();
-
   private constructor(
     private readonly server: Server,
     readonly url: string,
+    readonly requests: RecordedRequest[],
+    private readonly sockets: Set<Socket>,
   ) {}
 
   static async start(handler: Handler): Promise<FakeHttpServer> {
-    let fake: FakeHttpServer | undefined;
+    const requests: RecordedRequest[] = [];
+    const sockets = new Set<Socket>();
     const server = createServer((req, res) => {
       void readBody(req).then(async (raw) => {
         const recorded: RecordedRequest = {
@@ -34,7 +34,7 @@ export class FakeHttpServer {
           headers: req.headers,
           body: raw === '' ? undefined : JSON.parse(raw),
         };
-        const index = fake!.requests.push(recorded) - 1;
+        const index = requests.push(recorded) - 1;
         try {
           await handler(recorded, res, index);
         } catch (err) {
@@ -45,12 +45,11 @@ export class FakeHttpServer {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const { port } = server.address() as AddressInfo;
-    fake = new FakeHttpServer(server, `http://127.0.0.1:${port}`);
     server.on('connection', (socket) => {
-      fake!.sockets.add(socket);
-      socket.on('close', () => fake!.sockets.delete(socket));
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
     });
-    return fake;
+    return new FakeHttpServer(server, `http://127.0.0.1:${port}`, requests, sockets);
   }
 
   /** Stops listening and cuts every open connection, hung ones included. */

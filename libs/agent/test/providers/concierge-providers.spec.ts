@@ -1,60 +1,12 @@
 // Acceptance: tool.md's Concierge example, unchanged except that its provider points at a local
 // fake server, runs both turns end to end through the real SDKs — GeminiProvider against the
 // fake Gemini API and OpenAIProvider against the fake Chat Completions API.
-import { falai, type AiProvider, type DataOf, type Tool } from '@falai/agent';
+import type { AiProvider } from '@falai/agent';
 import { GeminiProvider, OpenAIProvider } from '../../src/providers';
+import { buildConcierge } from './concierge-agent';
 import { conciergeGemini, conciergeOpenAI } from '../fakes/concierge-wire';
 import { FakeGeminiServer } from '../fakes/fake-gemini-server';
 import { FakeOpenAIServer } from '../fakes/fake-openai-server';
-
-export function buildConcierge(provider: AiProvider) {
-  const f = falai().fields({
-    cidade: { type: "string", ask: "Pergunte em qual cidade a pessoa quer ficar." },
-    reserva: { type: "string", description: "Código da reserva" },
-  });
-
-  const preco: Tool = {
-    id: "preco",
-    description: "Preço da diária em uma cidade.",
-    parameters: { type: "object", properties: { cidade: { type: "string" } }, required: ["cidade"] },
-    handler: () => ({ value: { precoNoite: 420 } }),
-  };
-
-  type Data = DataOf<typeof f>;
-
-  const reservar: Tool<undefined, Data> = {
-    id: "reservar",
-    description: "Confirma a reserva e devolve o código.",
-    parameters: { type: "object", properties: { cidade: { type: "string" } }, required: ["cidade"] },
-    isDestructive: () => true,
-    validateInput: (args) =>
-      typeof args.cidade === "string" && args.cidade.length > 0
-        ? { valid: true }
-        : { valid: false, error: "Informe a cidade." },
-    handler: (_args, ctx) => {
-      const codigo = `RES-${ctx.now.getTime().toString(36).toUpperCase()}`;
-      return { value: { codigo }, data: { reserva: codigo } };
-    },
-  };
-
-  return f.agent({
-    name: "Concierge",
-    provider,
-    tools: [preco, reservar],
-    flows: [
-      f.flow({
-        id: "hospedagem",
-        name: "Hospedagem",
-        on: [{ message: ["quer reservar um quarto"] }],
-        steps: [
-          { id: "onde", collect: ["cidade"] },
-          { id: "oferta", prompt: "Apresente o preço da diária. Pergunte se pode reservar.", tools: ["preco"] },
-          { id: "confirma", prompt: "Se a pessoa confirmou, reserve e informe o código.", collect: ["reserva"], tools: ["reservar"] },
-        ],
-      }),
-    ],
-  });
-}
 
 /** Both turns of the example, the host passing its history as it would. */
 async function runBothTurns(provider: AiProvider) {
@@ -91,7 +43,7 @@ describe("tool.md's Concierge example against fake model servers, through the re
   it("GeminiProvider → fake Gemini API: both turns end to end", async () => {
     const server = await FakeGeminiServer.start(conciergeGemini);
     try {
-      const turns = await runBothTurns(new GeminiProvider({ apiKey: "", model: "gemini-2.5-flash", baseUrl: server.baseUrl }));
+      const turns = await runBothTurns(new GeminiProvider({ apiKey: "g-test", model: "gemini-2.5-flash", baseUrl: server.baseUrl }));
       expectConciergeOutcome(turns);
       // Turn 1 offered only preco, turn 2 only reservar; the understand call had no tools and a JSON schema.
       const offered = server.calls.map((c) => (c.body.tools ?? []).flatMap((t: { functionDeclarations: { name: string }[] }) => t.functionDeclarations.map((d) => d.name)));
