@@ -1,0 +1,3 @@
+export { MemoryStore } from './memory-store';
+export { newSession } from './new-session';
+export { SessionConflictError, isSessionConflictError, InvalidSaveError } from './errors';
