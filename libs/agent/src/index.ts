@@ -9,3 +9,4 @@ export { fakeClock, systemClock, type FakeClock } from './clock';
 export { FlowConfigurationError, isFlowConfigurationError } from './definition/errors';
 export { validateFlow } from './definition/validate-flow';
 export { fromSpec, toSpec } from './definition/spec';
+export * from './providers';

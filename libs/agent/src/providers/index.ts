@@ -4,3 +4,4 @@ export * from './gemini/gemini-provider';
 export * from './provider-configuration-error';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy } from './retry';
 export { DEFAULT_TIMEOUT_MS } from './attempt';
+export * from './provider-factory';
