@@ -1,10 +1,10 @@
 import helmet from '@fastify/helmet';
 import { NestFactory } from '@nestjs/core';
-import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Env } from '@switchboard/config';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { useJsonBodyParser } from './common/http/json-body-parser';
+import { SwitchboardFastifyAdapter } from './common/http/switchboard-fastify-adapter';
 import { setupSwagger } from './docs/swagger';
 import { registerHttpMetrics } from './metrics/http-metrics.hook';
 import { MetricsService } from './metrics/metrics.service';
@@ -17,8 +17,7 @@ export const BODY_LIMIT_BYTES = 128 * 1024;
 
 /** Builds the configured, initialised API (not listening), for main.ts and in-process tests. */
 export async function createApp(env: Env): Promise<NestFastifyApplication> {
-  const adapter = new FastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: true });
-  useJsonBodyParser(adapter.getInstance(), BODY_LIMIT_BYTES);
+  const adapter = new SwitchboardFastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env), adapter, {
     bufferLogs: true,

@@ -11,6 +11,6 @@ export function turnsQueue(): Queue<TurnJobData> {
 
 /** Every turn job of a session, in any state. */
 export async function jobsOfSession(queue: Queue<TurnJobData>, sessionId: string) {
-  const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized', 'paused']);
+  const jobs = await queue.getJobs(['waiting', 'delayed', 'active', 'completed', 'failed', 'prioritized', 'waiting-children']);
   return jobs.filter((j) => j?.data?.sessionId === sessionId);
 }

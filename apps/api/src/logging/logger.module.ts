@@ -1,18 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
 import type { DynamicModule } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
 import { LoggerModule } from 'nestjs-pino';
-
-const REQUEST_ID_HEADER = 'x-request-id';
-
-/** Reuses a caller's request id when it looks sane, so logs can be joined across services. */
-function requestId(req: IncomingMessage, res: ServerResponse): string {
-  const given = req.headers[REQUEST_ID_HEADER];
-  const id = typeof given === 'string' && /^[\w.:-]{1,128}$/.test(given) ? given : randomUUID();
-  res.setHeader(REQUEST_ID_HEADER, id);
-  return id;
-}
 
 /**
  * JSON logs through pino. Every line of a request carries its `reqId`; handlers add
@@ -24,12 +14,13 @@ export function appLoggerModule(env: Env): DynamicModule {
     assignResponse: true,
     pinoHttp: {
       level: env.LOG_LEVEL,
-      genReqId: requestId,
+      // Fastify made the id (see common/http/request-id.ts) and put it on the raw request.
+      genReqId: (req: IncomingMessage) => (req as IncomingMessage & { id?: string }).id ?? randomUUID(),
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
-      autoLogging: { ignore: (req) => req.url === '/health/live' || req.url === '/metrics' },
+      autoLogging: { ignore: (req) => /^\/(health\/live|metrics)\b/.test(req.url ?? '') },
       serializers: {
         req: (req: { id: string; method: string; url: string; headers: Record<string, unknown> }) => ({
           id: req.id,
@@ -37,6 +28,8 @@ export function appLoggerModule(env: Env): DynamicModule {
           url: req.url,
           headers: req.headers,
         }),
+        // Response headers are ours and repetitive (CSP, CORS); the status is what matters.
+        res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
       },
     },
   });

@@ -1,0 +1,22 @@
+import { FastifyAdapter } from '@nestjs/platform-fastify';
+import { useFastifyErrorHandler } from './fastify-error-handler';
+import { useJsonBodyParser } from './json-body-parser';
+import { requestIdOf, useRequestIdHeader } from './request-id';
+
+/**
+ * Nest's Fastify adapter with our JSON parser and error handler installed before any route.
+ * Nest's own late `setErrorHandler` call is ignored: it would not reach the routes anyway
+ * (see fastify-error-handler.ts) and would only make Fastify warn about an override.
+ */
+export class SwitchboardFastifyAdapter extends FastifyAdapter {
+  constructor(opts: { bodyLimit: number }) {
+    super({ bodyLimit: opts.bodyLimit, trustProxy: true, genReqId: requestIdOf });
+    useRequestIdHeader(this.getInstance());
+    useJsonBodyParser(this.getInstance(), opts.bodyLimit);
+    useFastifyErrorHandler(this.getInstance());
+  }
+
+  override setErrorHandler(_handler: Parameters<FastifyAdapter['setErrorHandler']>[0]): ReturnType<FastifyAdapter['setErrorHandler']> {
+    return this.getInstance(); // Nest's handler is ignored on purpose, see the class comment
+  }
+}

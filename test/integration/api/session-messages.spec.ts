@@ -1,0 +1,70 @@
+import type { PrismaClient } from '@switchboard/db';
+import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
+import { request } from './http';
+
+let prisma: PrismaClient;
+let a: TenantFixture;
+let b: TenantFixture;
+
+beforeAll(async () => {
+  prisma = testPrisma();
+  [a, b] = await Promise.all([createTenantFixture(prisma), createTenantFixture(prisma)]);
+});
+
+afterAll(() => prisma.$disconnect());
+
+async function post(fx: TenantFixture, session: string, text: string) {
+  const res = await request('POST', '/v1/messages', { key: fx.apiKey, json: { session, text } });
+  expect(res.status).toBe(202);
+  return res.body as { messageId: string; sessionId: string };
+}
+
+describe('GET /v1/sessions/:sessionId/messages', () => {
+  it('lists the conversation in arrival order, inbound and outbound interleaved', async () => {
+    const session = `s-${uniqueSuffix()}`;
+    const first = await post(a, session, 'first');
+    // A reply committed between the two inbound messages, as the worker would write it.
+    const reply = await prisma.message.create({
+      data: {
+        tenantId: a.tenant.id, sessionId: first.sessionId, channelId: a.channel.id,
+        direction: 'outbound', status: 'sent', text: 'reply to first', key: `k-${uniqueSuffix()}`,
+      },
+    });
+    const second = await post(a, session, 'second');
+
+    const res = await request('GET', `/v1/sessions/${first.sessionId}/messages`, { key: a.apiKey });
+    expect(res.status).toBe(200);
+    expect(res.body.session).toEqual({ id: first.sessionId, externalKey: session, status: 'active', createdAt: expect.any(String) });
+    expect(res.body.messages.map((m: { id: string; direction: string; text: string; status: string }) => [m.id, m.direction, m.status, m.text])).toEqual([
+      [first.messageId, 'inbound', 'queued', 'first'],
+      [reply.id, 'outbound', 'sent', 'reply to first'],
+      [second.messageId, 'inbound', 'queued', 'second'],
+    ]);
+    const seqs = res.body.messages.map((m: { seq: string }) => BigInt(m.seq));
+    expect([...seqs].sort((x, y) => (x < y ? -1 : 1))).toEqual(seqs);
+  });
+
+  it("answers 404 session-not-found for another tenant's session and leaks nothing", async () => {
+    const theirs = await post(b, `s-${uniqueSuffix()}`, 'private');
+    const res = await request('GET', `/v1/sessions/${theirs.sessionId}/messages`, { key: a.apiKey });
+    expect(res.status).toBe(404);
+    expect(res.body).toEqual({ error: { code: 'session-not-found', message: expect.any(String) } });
+    expect(JSON.stringify(res.body)).not.toContain('private');
+  });
+
+  it('answers 404 session-not-found for an unknown id and for a malformed id', async () => {
+    const unknown = await request('GET', '/v1/sessions/3f0c7a2e-1111-4222-8333-444455556666/messages', { key: a.apiKey });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.code).toBe('session-not-found');
+    const malformed = await request('GET', '/v1/sessions/not-a-uuid/messages', { key: a.apiKey });
+    expect(malformed.status).toBe(404);
+    expect(malformed.body.error.code).toBe('session-not-found');
+  });
+
+  it('requires the channel API key', async () => {
+    const mine = await post(a, `s-${uniqueSuffix()}`, 'hello');
+    const res = await request('GET', `/v1/sessions/${mine.sessionId}/messages`);
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('missing-api-key');
+  });
+});
