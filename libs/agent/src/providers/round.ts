@@ -67,6 +67,9 @@ export async function* runStreamRound<C>(options: StreamRoundOptions<C>): AsyncG
           attempt.touch();
         }
       }
+      // Some SDKs (openai's Stream) end the iteration quietly when the signal aborts: a stream
+      // cut by our timer or the caller must not pass for a complete reply.
+      if (attempt.signal.aborted) throw attempt.signal.reason ?? new Error('aborted');
       const reply = accumulator.finish();
       attempt.dispose();
       yield { done: true, reply };

@@ -21,6 +21,10 @@ export type GeminiStep =
   | { reply: FakeGeneration }
   | { error: { code: number; message: string; status: string; details?: unknown[]; headers?: Record<string, string> } }
   | { streamThenDrop: FakeGeneration }
+  /** The first event, then silence. */
+  | { streamThenHang: FakeGeneration }
+  /** The first event, then an error event `{ error: { code, message, status } }`. */
+  | { streamThenError: { generation: FakeGeneration; error: { code: number; message: string; status: string } } }
   | { hang: true }
   | { drop: true };
 
@@ -86,6 +90,15 @@ async function answer(step: GeminiStep, call: GeminiCall, res: ServerResponse): 
     res.write(`data: {"candidates": [{"content": {"parts": [{"te`);
     await new Promise((resolve) => setTimeout(resolve, 20));
     return drop(res);
+  }
+  if ('streamThenHang' in step) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.write(`data: ${streamEvents(step.streamThenHang, call.model)[0]}\r\n\r\n`);
+    return hang();
+  }
+  if ('streamThenError' in step) {
+    const first = streamEvents(step.streamThenError.generation, call.model)[0];
+    return sendSse(res, [first, JSON.stringify({ error: step.streamThenError.error })], '\r\n\r\n');
   }
   if (call.stream) return sendSse(res, streamEvents(step.reply, call.model), '\r\n\r\n');
   return sendJson(res, 200, response(step.reply, step.reply.parts ?? [], call.model, true));

@@ -17,6 +17,10 @@ export type OpenAIStep =
   | { error: { status: number; message: string; type?: string; code?: string | null; headers?: Record<string, string> } }
   /** A stream that sends its first chunks and then loses the connection. */
   | { streamThenDrop: FakeCompletion }
+  /** A stream that sends its first chunks and then goes silent. */
+  | { streamThenHang: FakeCompletion }
+  /** A stream that sends its first chunks and then an error event, as OpenAI does mid-stream. */
+  | { streamThenError: { completion: FakeCompletion; error: { message: string; type: string; code?: string | null } } }
   | { hang: true }
   | { drop: true };
 
@@ -69,6 +73,16 @@ async function answer(step: OpenAIStep, body: RecordedRequest['body'], res: Serv
     for (const chunk of chunks.slice(0, 2)) res.write(`data: ${chunk}\n\n`);
     await new Promise((resolve) => setTimeout(resolve, 20));
     return drop(res);
+  }
+  if ('streamThenHang' in step) {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    for (const chunk of streamChunks(step.streamThenHang, body, id).slice(0, 2)) res.write(`data: ${chunk}\n\n`);
+    return hang();
+  }
+  if ('streamThenError' in step) {
+    const chunks = streamChunks(step.streamThenError.completion, body, id).slice(0, 2);
+    const { message, type, code = null } = step.streamThenError.error;
+    return sendSse(res, [...chunks, JSON.stringify({ error: { message, type, param: null, code } })]);
   }
   if (body?.stream) return sendSse(res, [...streamChunks(step.reply, body, id), '[DONE]']);
   return sendJson(res, 200, completion(step.reply, body, id));

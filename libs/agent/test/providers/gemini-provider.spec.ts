@@ -216,6 +216,30 @@ describe('GeminiProvider against a fake Gemini API server', () => {
     });
   });
 
+  describe('streams that fail after text', () => {
+    it('silence after the first event times out and is not retried', async () => {
+      const p = await provider([{ streamThenHang: { parts: [{ text: 'Olá, tudo bem?' }] } }], { timeoutMs: 150, maxRetries: 2 });
+      const seen: string[] = [];
+      const err = await failure(
+        (async () => {
+          for await (const chunk of p.stream(speak())) if ('delta' in chunk) seen.push(chunk.delta);
+        })(),
+      );
+      expect(err).toMatchObject({ kind: 'timeout', message: 'The provider did not answer within 150 ms.' });
+      expect(seen).toEqual(['Olá, ']);
+      expect(server!.calls).toHaveLength(1);
+    });
+
+    it('an error event inside the stream is mapped by its code', async () => {
+      const p = await provider([
+        { streamThenError: { generation: { parts: [{ text: 'Olá, tudo bem?' }] }, error: { code: 503, message: 'The model is overloaded.', status: 'UNAVAILABLE' } } },
+      ]);
+      const err = await failure(collect(p.stream(speak())));
+      expect(err).toMatchObject({ kind: 'overloaded', status: 503 });
+      expect(server!.calls).toHaveLength(1);
+    });
+  });
+
   describe('failures', () => {
     const resourceExhausted = (details: unknown[], message = 'Resource has been exhausted (e.g. check quota).') => ({
       error: { code: 429, status: 'RESOURCE_EXHAUSTED', message, details },

@@ -183,6 +183,29 @@ describe('OpenAIProvider against a fake Chat Completions server', () => {
       expect(server!.requests).toHaveLength(1);
     });
 
+    it('a stream that goes silent after text times out (the timer bounds silence) and is not retried', async () => {
+      const p = await provider([{ streamThenHang: { content: 'Olá, tudo bem com você?' } }], { timeoutMs: 150, maxRetries: 2 });
+      const seen: string[] = [];
+      const err = await failure(
+        (async () => {
+          for await (const chunk of p.stream(speak())) if ('delta' in chunk) seen.push(chunk.delta);
+        })(),
+      );
+      expect(err).toMatchObject({ kind: 'timeout', message: 'The provider did not answer within 150 ms.' });
+      expect(seen).toEqual(['Olá, ']);
+      expect(server!.requests).toHaveLength(1);
+    });
+
+    it('an error event inside the stream is mapped by its type', async () => {
+      const p = await provider([
+        { streamThenError: { completion: { content: 'Olá, tudo bem?' }, error: { message: 'The server is overloaded', type: 'server_error' } } },
+      ]);
+      const err = await failure(collect(p.stream(speak())));
+      expect(err).toMatchObject({ kind: 'overloaded' });
+      expect(err.status).toBeUndefined();
+      expect(server!.requests).toHaveLength(1);
+    });
+
     it('an empty stream is an empty reply', async () => {
       const p = await provider([{ reply: { content: '' } }]);
       const err = await failure(collect(p.stream(speak())));
