@@ -47,6 +47,8 @@ export function move(state: TurnState, run: Run): MoveStop {
     }
 
     if (pending.length > 0) {
+      // Whatever was asked this turn gets its answer on the next message.
+      if (state.answered) return { kind: 'park' };
       const maxAsks = talk.maxAsks ?? DEFAULT_MAX_ASKS;
       const asks = pending.filter((slug) => (run.asked[slug] ?? 0) < maxAsks);
       if (asks.length === 0) {
@@ -54,7 +56,6 @@ export function move(state: TurnState, run: Run): MoveStop {
         if (!advance(state, run)) return { kind: 'ended' };
         continue;
       }
-      if (state.answered) return { kind: 'park' };
       return { kind: 'speak', step: talk, asks };
     }
 
