@@ -2,7 +2,7 @@
 // machinery reads, and exposes `turn` and `turnStream` over the one decision path.
 import { validateAgentDefinition } from '../definition/validate-agent';
 import { systemClock } from '../clock/clock';
-import { InterimMemoryStore as MemoryStore } from './interim-store';
+import { MemoryStore } from '../store';
 import type { Agent, AgentOptions } from '../types/agent';
 import type { FieldsDef } from '../types/fields';
 import type { TurnChunk, TurnInput } from '../types/turn';

@@ -1,4 +1,5 @@
 // The session a turn starts from, and the error for input a turn cannot run.
+import { newSession } from '../store/new-session';
 import type { Session } from '../types/session';
 import type { TurnInput } from '../types/turn';
 import type { AgentDefinition } from './definition';
@@ -9,10 +10,6 @@ export class TurnInputError extends Error {
     super(message);
     this.name = 'TurnInputError';
   }
-}
-
-export function newSession(id: string): Session {
-  return { id, version: 0, data: {}, runs: [], claims: {}, inputs: [], metadata: {} };
 }
 
 export interface LoadedSession {

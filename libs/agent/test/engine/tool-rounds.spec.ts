@@ -1,7 +1,7 @@
 // tool.md, "Rounds" and "Tool rounds in the history": round counts, the wrap-up round, the
 // seven-call worst case, failures, history items and their ids.
 import { ProviderError, type Tool } from '@falai/agent';
-import { WRAP_UP_SECTION } from '../src/turn/prompts';
+import { WRAP_UP_SECTION } from '../../src/turn/prompts';
 import { agent, call, model, rounds, says } from './support';
 
 const ping: Tool = { id: 'ping', handler: () => ({ value: 'pong' }) };
