@@ -7,7 +7,7 @@ export function setupSwagger(app: INestApplication): void {
     .setTitle('Switchboard API')
     .setDescription(
       'Channels post customer messages with their API key; errors are `{ "error": { code, message, details? } }` ' +
-        '(codes listed in docs/api.md).',
+        '(codes listed in apps/api/README.md).',
     )
     .setVersion('0.1.0')
     .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'Channel API key (sb_live_...)' })

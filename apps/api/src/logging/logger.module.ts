@@ -20,7 +20,11 @@ export function appLoggerModule(env: Env): DynamicModule {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
-      autoLogging: { ignore: (req) => /^\/(health\/live|metrics)\b/.test(req.url ?? '') },
+      // Probes and scrapes would drown the log. Nest's middleware layer rewrites req.url, so the
+      // path is in originalUrl.
+      autoLogging: {
+        ignore: (req) => /^\/(health\/live|metrics)(\?|$)/.test((req as IncomingMessage & { originalUrl?: string }).originalUrl ?? ''),
+      },
       serializers: {
         req: (req: { id: string; method: string; url: string; headers: Record<string, unknown> }) => ({
           id: req.id,
