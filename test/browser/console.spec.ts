@@ -6,6 +6,10 @@ import { apiUrl, createSession, createTenant, createUser, openDb, PASSWORD, uniq
 import { launchChromium } from './support/chromium';
 import { ensureConsoleBuilt } from './support/console-build';
 
+// The project-level testTimeout of jest.config.js is not applied (jest reads it from the root
+// config only), and logins hash with argon2 on a busy machine: give each test a minute.
+jest.setTimeout(60_000);
+
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 
 let db: PrismaClient;

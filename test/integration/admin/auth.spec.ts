@@ -2,6 +2,10 @@ import type { PrismaClient } from '@switchboard/db';
 import { SignJWT } from 'jose';
 import { adminGet, apiUrl, createTenant, createUser, login, openDb, PASSWORD } from './support/admin-fixtures';
 
+// The project-level testTimeout of jest.config.js is not applied (jest reads it from the root
+// config only), and logins hash with argon2 on a busy machine: give each test a minute.
+jest.setTimeout(60_000);
+
 let db: PrismaClient;
 beforeAll(() => {
   db = openDb();

@@ -1,6 +1,10 @@
 import { ensureConsoleBuilt } from '../../browser/support/console-build';
 import { apiUrl } from './support/admin-fixtures';
 
+// The project-level testTimeout of jest.config.js is not applied (jest reads it from the root
+// config only), and logins hash with argon2 on a busy machine: give each test a minute.
+jest.setTimeout(60_000);
+
 // The API serves apps/admin/dist at /admin; these check the HTTP side without a browser.
 beforeAll(() => ensureConsoleBuilt(), 240_000);
 

@@ -1,6 +1,10 @@
 import type { PrismaClient } from '@switchboard/db';
 import { adminGet, createSession, createTenant, createUser, login, openDb } from './support/admin-fixtures';
 
+// The project-level testTimeout of jest.config.js is not applied (jest reads it from the root
+// config only), and logins hash with argon2 on a busy machine: give each test a minute.
+jest.setTimeout(60_000);
+
 let db: PrismaClient;
 beforeAll(() => {
   db = openDb();

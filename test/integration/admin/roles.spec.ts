@@ -1,6 +1,10 @@
 import type { PrismaClient, UserRole } from '@switchboard/db';
 import { adminGet, createTenant, createUser, login, openDb } from './support/admin-fixtures';
 
+// The project-level testTimeout of jest.config.js is not applied (jest reads it from the root
+// config only), and logins hash with argon2 on a busy machine: give each test a minute.
+jest.setTimeout(60_000);
+
 let db: PrismaClient;
 const tokens = {} as Record<UserRole, string>;
 
