@@ -6,7 +6,10 @@ import type { FlowRegistries } from '../types/agent';
 type Schema = Record<string, unknown>;
 
 const nullable = (schema: Schema): Schema => ({ anyOf: [{ type: 'null' }, schema] });
-const text = (description: string): Schema => nullable({ type: 'string', minLength: 1, description });
+// validateFlow trims: a value of spaces only is as empty as "".
+const NOT_BLANK = '\\S';
+const nonBlank = (description?: string): Schema => ({ type: 'string', pattern: NOT_BLANK, ...(description ? { description } : {}) });
+const text = (description: string): Schema => nullable(nonBlank(description));
 // Matches validateFlow: a phrase needs text besides its optional "!".
 const PHRASE = '^\\s*(?:!\\s*\\S|[^\\s!])';
 const EXCLUSION = '^\\s*!';
@@ -24,8 +27,8 @@ export function flowSpecSchema(registries: FlowRegistries): Schema {
     required: ['id', 'name', 'steps'],
     additionalProperties: false,
     properties: {
-      id: { type: 'string', minLength: 1, description: 'Unique among the agent’s flows.' },
-      name: { type: 'string', minLength: 1, description: 'For people.' },
+      id: nonBlank('Unique among the agent’s flows.'),
+      name: nonBlank('For people.'),
       description: nullable({ type: 'string' }),
       on: nullable({ type: 'array', items: { $ref: '#/definitions/trigger' } }),
       steps: { type: 'array', minItems: 1, items: { $ref: '#/definitions/step' } },
@@ -56,7 +59,7 @@ export function flowSpecSchema(registries: FlowRegistries): Schema {
         required: ['id', 'kind'],
         additionalProperties: false,
         properties: {
-          id: { type: 'string', minLength: 1, not: { const: 'end' }, description: 'Unique in the flow; "end" is reserved.' },
+          id: { ...nonBlank('Unique in the flow; "end" is reserved.'), not: { const: 'end' } },
           kind: { type: 'string', enum: ['prompt', 'collect', 'say'] },
           prompt: text('What the speak call should do at this step.'),
           collect: nullable({ type: 'array', items: { $ref: '#/definitions/fieldSlug' } }),
@@ -64,12 +67,12 @@ export function flowSpecSchema(registries: FlowRegistries): Schema {
           ask: nullable({
             type: 'object',
             propertyNames: { $ref: '#/definitions/fieldSlug' },
-            additionalProperties: { type: 'string', minLength: 1 },
+            additionalProperties: nonBlank(),
           }),
           question: text('A fixed first ask, sent word for word.'),
           maxAsks: nullable({ type: 'integer', minimum: 1 }),
           say: text('Sent word for word, no model call.'),
-          then: nullable({ type: 'string', minLength: 1, description: 'A step id of this flow, or "end".' }),
+          then: text('A step id of this flow, or "end".'),
         },
         allOf: [
           {

@@ -6,13 +6,16 @@ import { FlowConfigurationError, type FlowWarning } from './errors';
 import { fromSpec, stepKind, toSpec } from './spec';
 import { flowSpecSchema } from './spec-schema';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- fixtures are edited into wrong shapes on purpose
+type Loose = Record<string, any>;
+
 const registries: FlowRegistries = {
   fields: { cidade: { type: 'string' }, reserva: { type: 'string' }, hospedes: { type: 'integer' } },
   tools: ['preco', 'reservar'],
 };
 
 // tool.md's example flow, as the console stores it: nulls where a value is absent.
-function hospedagemSpec(): Record<string, any> {
+function hospedagemSpec(): Loose {
   return {
     id: 'hospedagem',
     name: 'Hospedagem',
@@ -85,7 +88,7 @@ describe('fromSpec', () => {
     expect(err.pointer).toBe('/flows/2/steps/1/tools/0');
   });
 
-  it.each<[string, (s: Record<string, any>) => void, string, string, (string | number)[]]>([
+  it.each<[string, (s: Loose) => void, string, string, (string | number)[]]>([
     [
       'a step without a kind',
       (s) => delete s.steps[1].kind,
@@ -237,7 +240,7 @@ describe('flowSpecSchema', () => {
     }
   });
 
-  it.each<[string, (s: Record<string, any>) => void]>([
+  it.each<[string, (s: Loose) => void]>([
     ['a missing id', (s) => delete s.id],
     ['missing steps', (s) => delete s.steps],
     ['an empty steps list', (s) => (s.steps = [])],
@@ -263,6 +266,11 @@ describe('flowSpecSchema', () => {
     ['an unknown repeat', (s) => (s.on[0].repeat = 'never')],
     ['onEnd "stay"', (s) => (s.onEnd = 'stay')],
     ['an empty prompt', (s) => (s.steps[1].prompt = '')],
+    ['a prompt of spaces', (s) => (s.steps[1].prompt = '   ')],
+    ['a step id of spaces', (s) => (s.steps[1].id = ' ')],
+    ['a blank flow name', (s) => (s.name = ' ')],
+    ['a blank ask text', (s) => (s.steps[0].ask = { cidade: ' ' })],
+    ['a null ask text', (s) => (s.steps[0].ask = { cidade: null })],
   ])('refuses %s, and so does fromSpec with validateFlow', (_name, edit) => {
     const spec = hospedagemSpec();
     edit(spec);

@@ -3,6 +3,9 @@ import { validateAgentDefinition, validateFlows, validateIdle, type AgentDefinit
 import { validateFields } from './validate-fields';
 import { validateTool } from './validate-tool';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- fixtures are edited into wrong shapes on purpose
+type Loose = Record<string, any>;
+
 const fields = {
   cidade: { type: 'string', ask: 'Pergunte em qual cidade a pessoa quer ficar.' },
   reserva: { type: 'string', description: 'Código da reserva' },
@@ -26,8 +29,8 @@ const flow = (id: string) => ({
   ],
 });
 
-function definition(edit: (d: Record<string, any>) => void = () => undefined): AgentDefinition {
-  const d: Record<string, any> = { name: 'Concierge', fields: structuredClone(fields), tools: [preco, reservar], flows: [flow('hospedagem')] };
+function definition(edit: (d: Loose) => void = () => undefined): AgentDefinition {
+  const d: Loose = { name: 'Concierge', fields: structuredClone(fields), tools: [preco, reservar], flows: [flow('hospedagem')] };
   edit(d);
   return d as AgentDefinition;
 }
@@ -52,7 +55,7 @@ describe('validateAgentDefinition', () => {
     expect(validateAgentDefinition(definition((d) => ((d.idle = { prompt: 'Ajude.', tools: ['preco'] }), (d.maxToolLoops = 0)))).warnings).toEqual([]);
   });
 
-  it.each<[string, (d: Record<string, any>) => void, string, string, (string | number)[]]>([
+  it.each<[string, (d: Loose) => void, string, string, (string | number)[]]>([
     [
       'tool parameters written as the shorthand map',
       (d) => (d.tools[0] = { ...preco, parameters: { cidade: { type: 'string' } } }),

@@ -1,6 +1,5 @@
 // Field definitions (engine.md §1). They come from code or from a tenant's JSON config, so
 // they get the same untrusted-JSON checks as flows.
-import type { FieldsDef } from '../types/fields';
 import type { ConfigPath } from './config-path';
 import type { FlowWarning } from './errors';
 import { describeValue, isNonEmptyString, isPlainObject, quote, Scope } from './json-checks';

@@ -2,6 +2,9 @@ import type { FlowRegistries } from '../types/agent';
 import { FlowConfigurationError } from './errors';
 import { validateFlow } from './validate-flow';
 
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- fixtures are edited into wrong shapes on purpose
+type Loose = Record<string, any>;
+
 const registries: FlowRegistries = {
   fields: {
     cidade: { type: 'string', ask: 'Pergunte em qual cidade a pessoa quer ficar.' },
@@ -12,7 +15,7 @@ const registries: FlowRegistries = {
 };
 
 // tool.md's example flow.
-function hospedagem(): Record<string, any> {
+function hospedagem(): Loose {
   return {
     id: 'hospedagem',
     name: 'Hospedagem',
@@ -26,7 +29,7 @@ function hospedagem(): Record<string, any> {
 }
 
 /** A flow with one change made by `edit`. */
-function edited(edit: (flow: Record<string, any>) => void): Record<string, any> {
+function edited(edit: (flow: Loose) => void): Loose {
   const flow = hospedagem();
   edit(flow);
   return flow;
