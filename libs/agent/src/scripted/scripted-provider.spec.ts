@@ -1,0 +1,138 @@
+// The ScriptedProvider: JSON rules (as an agent config stores them), function scripts,
+// recorded requests, latency and failures.
+import { ProviderError, type ModelRequest } from '../provider';
+import { KNOWN_FIELDS_PREFIX } from '../turn/prompts';
+import { conciergeScript } from './concierge-script';
+import { parseScript, ScriptError } from './rules';
+import { ScriptedProvider } from './scripted-provider';
+
+const understandReq = (message: string): ModelRequest => ({ call: 'understand', round: 0, system: '', history: [{ role: 'user', content: message }], tools: [] });
+const speakReq = (message: string, extra: Partial<ModelRequest> = {}): ModelRequest => ({
+  call: 'speak',
+  round: 1,
+  system: `${KNOWN_FIELDS_PREFIX}{"cidade":"Curitiba"}`,
+  history: [{ role: 'user', content: message }],
+  tools: [],
+  schema: { name: 'reply', schema: { type: 'object', properties: { message: { type: 'string' } } } },
+  ...extra,
+});
+
+describe('ScriptedProvider', () => {
+  it('merges every matching understand rule: flow scores and field values with regex groups', async () => {
+    const p = new ScriptedProvider({ rules: conciergeScript });
+    const reply = await p.generate(understandReq('Quero um quarto em São Paulo'));
+    expect(reply.structured).toEqual({ flows: { hospedagem: 90 }, fields: { cidade: 'São Paulo' } });
+    expect(JSON.parse(reply.text!)).toEqual(reply.structured);
+  });
+
+  it('answers an understand call no rule matches with empty judgments', async () => {
+    const p = new ScriptedProvider({ rules: conciergeScript });
+    expect((await p.generate(understandReq('bom dia'))).structured).toEqual({ flows: {}, fields: {} });
+  });
+
+  it('picks the first speak rule whose conditions hold: offered tools, round, and tool results', async () => {
+    const p = new ScriptedProvider({ rules: conciergeScript });
+    const tools = [{ name: 'preco' }];
+    const first = await p.generate(speakReq('Quero um quarto', { tools }));
+    expect(first.toolCalls).toEqual([{ name: 'preco', arguments: { cidade: 'Curitiba' } }]);
+    const history = [
+      { role: 'user' as const, content: 'Quero um quarto' },
+      { role: 'assistant' as const, content: null, tool_calls: [{ id: 'call-1-0', name: 'preco', arguments: {} }] },
+      { role: 'tool' as const, tool_call_id: 'call-1-0', name: 'preco', content: '{"precoNoite":420}' },
+    ];
+    const second = await p.generate(speakReq('Quero um quarto', { tools, round: 2, history }));
+    expect(second.text).toBe('A diária em Curitiba sai por R$ 420. Posso reservar?');
+    expect(second.structured).toEqual({ message: second.text });
+  });
+
+  it('matches asks against the reply schema', async () => {
+    const p = new ScriptedProvider({ rules: conciergeScript });
+    const reply = await p.generate(speakReq('oi', { schema: { name: 'reply', schema: { properties: { message: {}, cidade: {} } } } }));
+    expect(reply.text).toBe('Claro! Em qual cidade você quer ficar?');
+  });
+
+  it('a speak call no rule answers fails as provider-invalid with a clear message', async () => {
+    const p = new ScriptedProvider({ rules: [{ call: 'speak', match: 'preço', reply: 'R$ 420' }] });
+    await expect(p.generate(speakReq('bom dia'))).rejects.toMatchObject({ kind: 'invalid', message: 'ScriptedProvider: no rule answers speak round 1 for "bom dia"' });
+  });
+
+  it('records every request it received', async () => {
+    const p = new ScriptedProvider({ rules: conciergeScript });
+    await p.generate(understandReq('oi'));
+    await p.generate(speakReq('oi'));
+    expect(p.requests.map((r) => r.call)).toEqual(['understand', 'speak']);
+    expect(p.calls('speak')[0].history).toEqual([{ role: 'user', content: 'oi' }]);
+  });
+
+  it('fails a call with any ProviderError kind, and `times` limits how often a rule answers', async () => {
+    const p = new ScriptedProvider({
+      rules: [
+        { call: 'speak', times: 2, fail: { kind: 'quota', message: 'no credit', resetAt: '2026-12-02T13:00:00.000Z' } },
+        { call: 'speak', reply: 'back' },
+      ],
+    });
+    for (let i = 0; i < 2; i += 1) {
+      const err = await p.generate(speakReq('x')).catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(ProviderError);
+      expect(err).toMatchObject({ kind: 'quota', message: 'no credit', resetAt: new Date('2026-12-02T13:00:00.000Z') });
+    }
+    expect((await p.generate(speakReq('x'))).text).toBe('back');
+  });
+
+  it('simulates latency per provider and per rule', async () => {
+    const p = new ScriptedProvider({ rules: { latencyMs: 30, rules: [{ call: 'speak', match: 'slow', latencyMs: 60, reply: 's' }, { call: 'speak', reply: 'f' }] } });
+    let t = Date.now();
+    await p.generate(speakReq('fast'));
+    expect(Date.now() - t).toBeGreaterThanOrEqual(25);
+    t = Date.now();
+    await p.generate(speakReq('slow'));
+    expect(Date.now() - t).toBeGreaterThanOrEqual(55);
+  });
+
+  it('takes a function script for tests, falling through to the rules when it returns undefined', async () => {
+    const p = new ScriptedProvider({
+      script: (req, index) => (req.round === 2 ? { text: `round two, call ${index}` } : undefined),
+      rules: [{ call: 'speak', reply: 'from rules' }],
+    });
+    expect((await p.generate(speakReq('x'))).text).toBe('from rules');
+    expect((await p.generate(speakReq('x', { round: 2 }))).text).toBe('round two, call 1');
+  });
+
+  it('streams the reply word by word, then the reply', async () => {
+    const p = new ScriptedProvider({ rules: [{ call: 'speak', reply: 'Olá, tudo bem?' }] });
+    const chunks = [];
+    for await (const c of p.stream(speakReq('x'))) chunks.push(c);
+    expect(chunks.slice(0, -1)).toEqual([{ delta: 'Olá, ' }, { delta: 'tudo ' }, { delta: 'bem?' }]);
+    expect(chunks[chunks.length - 1]).toMatchObject({ done: true, reply: { text: 'Olá, tudo bem?' } });
+  });
+
+  it('a whole-template argument keeps its value type; text templates interpolate', async () => {
+    const p = new ScriptedProvider({
+      rules: [{ call: 'speak', toolCalls: [{ name: 't', arguments: { n: '{{known.noites}}', s: 'em {{known.cidade}}' } }] }],
+    });
+    const reply = await p.generate(speakReq('x', { system: `${KNOWN_FIELDS_PREFIX}{"cidade":"Recife","noites":3}` }));
+    expect(reply.toolCalls).toEqual([{ name: 't', arguments: { n: 3, s: 'em Recife' } }]);
+  });
+});
+
+describe('parseScript', () => {
+  it('accepts the concierge script as stored JSON', () => {
+    expect(parseScript(JSON.parse(JSON.stringify(conciergeScript)))).toEqual(conciergeScript);
+  });
+
+  it('accepts a bare array of rules', () => {
+    expect(parseScript([{ reply: 'x' }])).toEqual({ rules: [{ reply: 'x' }] });
+  });
+
+  it.each([
+    [{ rules: [{ match: '(' }] }, /^\[ScriptError\] script\.rules\[0\]\.match: is not a valid regex/],
+    [{ rules: [{ repl: 'x' }] }, '[ScriptError] script.rules[0].repl: is not a rule key.'],
+    [{ rules: [{ fail: { kind: 'boom' } }] }, /^\[ScriptError\] script\.rules\[0\]\.fail\.kind: must be one of overloaded/],
+    [{ rules: [{ call: 'talk' }] }, '[ScriptError] script.rules[0].call: must be "understand" or "speak".'],
+    [{ rules: [{ toolCalls: [{ arguments: {} }] }] }, '[ScriptError] script.rules[0].toolCalls[0]: must be { name: string, arguments? }.'],
+    [{ rules: 'x' }, '[ScriptError] script.rules: must be an array of rules.'],
+  ])('refuses %j naming where and what', (json, message) => {
+    expect(() => parseScript(json)).toThrow(ScriptError);
+    expect(() => parseScript(json)).toThrow(message);
+  });
+});
