@@ -1,7 +1,7 @@
 import { ProviderError } from '../../src/provider';
 import { GeminiProvider } from '../../src/providers';
 import { SKIP_SIGNATURE } from '../../src/providers/gemini/thought-signatures';
-import { FakeGeminiServer, type GeminiStep } from '../fakes/fake-gemini-server';
+import { FakeGeminiServer, type GeminiStep, type GeminiScript } from '../fakes/fake-gemini-server';
 import { collect, failure, fastRetry, precoTool, speak, understandSchema } from './requests';
 
 describe('GeminiProvider against a fake Gemini API server', () => {
@@ -11,7 +11,7 @@ describe('GeminiProvider against a fake Gemini API server', () => {
     server = undefined;
   });
 
-  async function provider(steps: GeminiStep[], options: Partial<ConstructorParameters<typeof GeminiProvider>[0]> = {}) {
+  async function provider(steps: GeminiStep[] | GeminiScript, options: Partial<ConstructorParameters<typeof GeminiProvider>[0]> = {}) {
     server = await FakeGeminiServer.start(steps);
     return new GeminiProvider({ apiKey: 'g-test', model: 'gemini-2.5-flash', baseUrl: server.baseUrl, retry: fastRetry, ...options });
   }
@@ -218,14 +218,14 @@ describe('GeminiProvider against a fake Gemini API server', () => {
 
   describe('streams that fail after text', () => {
     it('silence after the first event times out and is not retried', async () => {
-      const p = await provider([{ streamThenHang: { parts: [{ text: 'Olá, tudo bem?' }] } }], { timeoutMs: 150, maxRetries: 2 });
+      const p = await provider([{ streamThenHang: { parts: [{ text: 'Olá, tudo bem?' }] } }], { timeoutMs: 400, maxRetries: 2 });
       const seen: string[] = [];
       const err = await failure(
         (async () => {
           for await (const chunk of p.stream(speak())) if ('delta' in chunk) seen.push(chunk.delta);
         })(),
       );
-      expect(err).toMatchObject({ kind: 'timeout', message: 'The provider did not answer within 150 ms.' });
+      expect(err).toMatchObject({ kind: 'timeout', message: 'The provider did not answer within 400 ms.' });
       expect(seen).toEqual(['Olá, ']);
       expect(server!.calls).toHaveLength(1);
     });
@@ -343,11 +343,11 @@ describe('GeminiProvider against a fake Gemini API server', () => {
     });
 
     it('a hung server times out per attempt', async () => {
-      const p = await provider([{ hang: true }], { timeoutMs: 150, maxRetries: 1 });
+      const p = await provider([{ hang: true }], { timeoutMs: 300, maxRetries: 1 });
       const started = Date.now();
       expect(await failure(p.generate(speak()))).toMatchObject({ kind: 'timeout' });
       expect(server!.calls).toHaveLength(2);
-      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(Date.now() - started).toBeLessThan(3_000);
     });
 
     it('a dropped connection is network', async () => {
@@ -370,9 +370,15 @@ describe('GeminiProvider against a fake Gemini API server', () => {
     });
 
     it("the caller's signal stops the call and its retries", async () => {
-      const p = await provider([{ hang: true }], { timeoutMs: 10_000, maxRetries: 3 });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
+      // Abort once the request is in flight at the server.
+      const p = await provider(
+        () => {
+          setTimeout(() => controller.abort(), 20);
+          return { hang: true };
+        },
+        { timeoutMs: 10_000, maxRetries: 3 },
+      );
       const err = await failure(p.generate(speak({ signal: controller.signal })));
       expect(err).toMatchObject({ kind: 'timeout', message: 'The request was aborted by the caller.' });
       expect(server!.calls).toHaveLength(1);

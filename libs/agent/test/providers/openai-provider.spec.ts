@@ -1,6 +1,6 @@
 import { ProviderError } from '../../src/provider';
 import { OpenAIProvider } from '../../src/providers';
-import { FakeOpenAIServer, type OpenAIStep } from '../fakes/fake-openai-server';
+import { FakeOpenAIServer, type OpenAIStep, type OpenAIScript } from '../fakes/fake-openai-server';
 import { collect, failure, fastRetry, precoTool, speak, understandSchema } from './requests';
 
 describe('OpenAIProvider against a fake Chat Completions server', () => {
@@ -10,7 +10,7 @@ describe('OpenAIProvider against a fake Chat Completions server', () => {
     server = undefined;
   });
 
-  async function provider(steps: OpenAIStep[], options: Partial<ConstructorParameters<typeof OpenAIProvider>[0]> = {}) {
+  async function provider(steps: OpenAIStep[] | OpenAIScript, options: Partial<ConstructorParameters<typeof OpenAIProvider>[0]> = {}) {
     server = await FakeOpenAIServer.start(steps);
     return new OpenAIProvider({ apiKey: 'sk-test', model: 'gpt-test', baseURL: server.baseURL, retry: fastRetry, ...options });
   }
@@ -184,14 +184,14 @@ describe('OpenAIProvider against a fake Chat Completions server', () => {
     });
 
     it('a stream that goes silent after text times out (the timer bounds silence) and is not retried', async () => {
-      const p = await provider([{ streamThenHang: { content: 'Olá, tudo bem com você?' } }], { timeoutMs: 150, maxRetries: 2 });
+      const p = await provider([{ streamThenHang: { content: 'Olá, tudo bem com você?' } }], { timeoutMs: 400, maxRetries: 2 });
       const seen: string[] = [];
       const err = await failure(
         (async () => {
           for await (const chunk of p.stream(speak())) if ('delta' in chunk) seen.push(chunk.delta);
         })(),
       );
-      expect(err).toMatchObject({ kind: 'timeout', message: 'The provider did not answer within 150 ms.' });
+      expect(err).toMatchObject({ kind: 'timeout', message: 'The provider did not answer within 400 ms.' });
       expect(seen).toEqual(['Olá, ']);
       expect(server!.requests).toHaveLength(1);
     });
@@ -296,12 +296,12 @@ describe('OpenAIProvider against a fake Chat Completions server', () => {
     });
 
     it('a hung server times out per attempt', async () => {
-      const p = await provider([{ hang: true }], { timeoutMs: 150, maxRetries: 1 });
+      const p = await provider([{ hang: true }], { timeoutMs: 300, maxRetries: 1 });
       const started = Date.now();
       const err = await failure(p.generate(speak()));
       expect(err).toMatchObject({ kind: 'timeout' });
       expect(server!.requests).toHaveLength(2);
-      expect(Date.now() - started).toBeLessThan(2_000);
+      expect(Date.now() - started).toBeLessThan(3_000);
     });
 
     it('a dropped connection is network', async () => {
@@ -321,9 +321,15 @@ describe('OpenAIProvider against a fake Chat Completions server', () => {
     });
 
     it("the caller's signal stops the call and its retries", async () => {
-      const p = await provider([{ hang: true }], { timeoutMs: 10_000, maxRetries: 3 });
       const controller = new AbortController();
-      setTimeout(() => controller.abort(), 50);
+      // Abort once the request is in flight at the server.
+      const p = await provider(
+        () => {
+          setTimeout(() => controller.abort(), 20);
+          return { hang: true };
+        },
+        { timeoutMs: 10_000, maxRetries: 3 },
+      );
       const err = await failure(p.generate(speak({ signal: controller.signal })));
       expect(err).toMatchObject({ kind: 'timeout', message: 'The request was aborted by the caller.' });
       expect(server!.requests).toHaveLength(1);
