@@ -66,6 +66,13 @@ describe('the console in a browser', () => {
     ]);
     await expect(page.getByTestId('message-outbound').count()).resolves.toBe(1);
     await page.screenshot({ path: join(SCREENSHOTS, 'session.png'), fullPage: true });
+
+    // The Messages list names each message's session through a reference (react-admin getMany).
+    await page.getByRole('menuitem', { name: 'Messages' }).click();
+    const reply = page.getByRole('row').filter({ hasText: 'Claro! Para quais datas?' });
+    await reply.waitFor();
+    await reply.getByText(externalKey).waitFor();
+    await expect(page.getByRole('row').filter({ hasText: externalKey }).count()).resolves.toBe(3);
   }, 240_000);
 
   it('refuses a wrong password with the message from the API', async () => {
