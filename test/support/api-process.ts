@@ -27,7 +27,11 @@ export interface ApiProcess {
   logFile: string;
 }
 
-export async function startApi(env: NodeJS.ProcessEnv, name: string): Promise<ApiProcess> {
+/**
+ * Starts the API from source on a free port and waits until `probe` answers 200 (`live` for an
+ * API whose dependencies are down on purpose).
+ */
+export async function startApi(env: NodeJS.ProcessEnv, name: string, probe: 'ready' | 'live' = 'ready'): Promise<ApiProcess> {
   const port = await freePort();
   mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   const logFile = path.join(ROOT, '.tmp', `${name}-api.log`);
@@ -38,18 +42,18 @@ export async function startApi(env: NodeJS.ProcessEnv, name: string): Promise<Ap
     stdio: ['ignore', out, out],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntilReady(child, baseUrl, logFile);
+  await waitUntil(child, `${baseUrl}/health/${probe}`, logFile);
   return { child, baseUrl, logFile };
 }
 
-async function waitUntilReady(child: ChildProcess, baseUrl: string, logFile: string): Promise<void> {
+async function waitUntil(child: ChildProcess, probeUrl: string, logFile: string): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
       throw new Error(`The API exited with code ${child.exitCode} while starting:\n${tail(logFile)}`);
     }
     try {
-      const res = await fetch(`${baseUrl}/health/ready`);
+      const res = await fetch(probeUrl);
       if (res.status === 200) return;
     } catch {
       // not listening yet
@@ -57,7 +61,7 @@ async function waitUntilReady(child: ChildProcess, baseUrl: string, logFile: str
     await new Promise((r) => setTimeout(r, 200));
   }
   child.kill('SIGKILL');
-  throw new Error(`The API did not become ready within 60 s:\n${tail(logFile)}`);
+  throw new Error(`The API did not answer ${probeUrl} within 60 s:\n${tail(logFile)}`);
 }
 
 /** SIGTERM, then SIGKILL if it does not exit within 10 s (shutdown hooks close queues and pools). */

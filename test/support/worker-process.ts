@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
 
 // Runs the real worker (apps/worker/src/main.ts) as a child process for integration tests, with
@@ -9,6 +10,8 @@ const READY_TIMEOUT_MS = 30_000;
 
 export interface WorkerProcess {
   readonly pid: number;
+  /** Where its stdout and stderr go (under .tmp/), for reading after a failure. */
+  readonly logFile: string;
   /** Every JSON log line the worker wrote so far, parsed. */
   readonly logs: Record<string, unknown>[];
   /** Sends `signal` (default SIGTERM) and resolves with the exit code once the process exits. */
@@ -35,6 +38,8 @@ export function startWorker(env: Record<string, string> = {}): Promise<WorkerPro
 
   const logs: Record<string, unknown>[] = [];
   let stderr = '';
+  mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
+  const logFile = path.join(ROOT, '.tmp', `worker-${env.QUEUE_PREFIX ?? process.env.QUEUE_PREFIX}-${child.pid}.log`);
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
 
   return new Promise<WorkerProcess>((resolve, reject) => {
@@ -45,6 +50,7 @@ export function startWorker(env: Record<string, string> = {}): Promise<WorkerPro
 
     let buffered = '';
     child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      appendFileSync(logFile, chunk);
       buffered += chunk;
       let nl: number;
       while ((nl = buffered.indexOf('\n')) >= 0) {
@@ -60,6 +66,7 @@ export function startWorker(env: Record<string, string> = {}): Promise<WorkerPro
       }
     });
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => {
+      appendFileSync(logFile, chunk);
       stderr += chunk;
     });
     void exited.then((code) => {
@@ -69,6 +76,7 @@ export function startWorker(env: Record<string, string> = {}): Promise<WorkerPro
 
     const handle: WorkerProcess = {
       pid: child.pid!,
+      logFile,
       logs,
       exited,
       async stop(signal: NodeJS.Signals = 'SIGTERM') {
