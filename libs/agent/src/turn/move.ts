@@ -5,7 +5,7 @@ import type { TalkStep } from '../types/flow';
 import type { Run } from '../types/session';
 import { DEFAULT_MAX_ASKS } from './definition';
 import { advance, endRun, kindOf, stepOf } from './runs';
-import { messageKey, recordOutcome, type TurnState } from './state';
+import { isoAt, messageKey, recordOutcome, type TurnState } from './state';
 
 export type MoveStop =
   /** The talk step speaks now; `asks` are the pending fields still worth asking. */
@@ -31,7 +31,7 @@ export function move(state: TurnState, run: Run): MoveStop {
 
     if ('say' in step && typeof step.say === 'string') {
       state.messages.push({ text: step.say, kind: 'verbatim', key: messageKey(run) });
-      state.session.lastAssistantAt = state.now.toISOString();
+      state.session.lastAssistantAt = isoAt(state);
       recordOutcome(state, { ...where, kind: 'say', status: 'ok', code: 'said' }, run);
       if (!advance(state, run)) return { kind: 'ended' };
       continue;

@@ -7,7 +7,7 @@ import { drive } from './drive';
 import { idleSpeak } from './idle';
 import { decide } from './route';
 import { loadSession } from './session';
-import { type DeltaSink, recordOutcome, type TurnState } from './state';
+import { type DeltaSink, isoAt, recordOutcome, type TurnState } from './state';
 import { understand } from './understand';
 
 export async function runTurn(def: AgentDefinition, input: TurnInput, sink?: DeltaSink): Promise<TurnResult> {
@@ -56,6 +56,7 @@ function createState(def: AgentDefinition, input: TurnInput, session: Session, n
     input,
     session,
     now,
+    nowIso: now.toISOString(),
     triggerKey: input.id ?? String(now.getTime()),
     history,
     sink,
@@ -78,7 +79,7 @@ function noteInput(state: TurnState): void {
     session.inputs.push(input.id);
     if (session.inputs.length > KEEP_INPUTS) session.inputs.splice(0, session.inputs.length - KEEP_INPUTS);
   }
-  session.lastUserAt = state.now.toISOString();
+  session.lastUserAt = isoAt(state);
 }
 
 function unchanged(state: TurnState, code: 'stale-wake' | 'duplicate-input', message: string): TurnResult {

@@ -5,7 +5,7 @@ import type { Run } from '../types/session';
 import type { StepOutcome } from '../types/outcome';
 import { planFailure } from './failures';
 import { endRun } from './runs';
-import { recordOutcome, type TurnState, visitOf } from './state';
+import { isoAt, recordOutcome, type TurnState, visitOf } from './state';
 import type { SpeakResult } from './speak';
 
 type Where = Pick<StepOutcome, 'runId' | 'flowId' | 'stepId' | 'kind'>;
@@ -32,7 +32,7 @@ export function writeReported(state: TurnState, reported: Record<string, unknown
 
 export function sayMessage(state: TurnState, text: string, kind: 'ai' | 'verbatim', key: string): void {
   state.messages.push({ text, kind, key });
-  state.session.lastAssistantAt = state.now.toISOString();
+  state.session.lastAssistantAt = isoAt(state);
   state.answered = true;
 }
 

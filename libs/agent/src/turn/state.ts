@@ -15,6 +15,8 @@ export interface TurnState {
   readonly session: Session;
   /** The turn's instant: every `at`, key and wake time derives from it. */
   readonly now: Date;
+  /** `now` as an ISO string, computed once. */
+  readonly nowIso: string;
   /** The message id, else the turn's time in ms: run ids and idle keys use it. */
   readonly triggerKey: string;
   /** The host's history plus this turn's message: what the model sees. */
@@ -35,7 +37,7 @@ export interface TurnState {
 }
 
 export function isoAt(state: TurnState): string {
-  return state.now.toISOString();
+  return state.nowIso;
 }
 
 /** Records an outcome on the turn, and on its run while the run lives. */
