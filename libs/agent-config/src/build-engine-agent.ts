@@ -5,7 +5,6 @@ import {
   type AiProvider,
   type AnyTool,
   type Clock,
-  type FlowSpec,
   type Store,
 } from '@falai/agent';
 import type { AgentConfig } from './agent-config';
@@ -48,7 +47,7 @@ export function buildEngineAgent<C = unknown>(config: AgentConfig, deps: BuildEn
     name: config.name ?? deps.name ?? 'agent',
     provider: deps.provider,
     tools: allowed.map((id) => byId.get(id)!),
-    flows: config.flows.map((spec) => fromSpec(spec as FlowSpec)),
+    flows: config.flows.map((spec, index) => fromSpec(spec, { path: ['flows', index] })),
     ...(config.idle !== undefined && { idle: config.idle }),
     ...(config.maxToolLoops !== undefined && { maxToolLoops: config.maxToolLoops }),
     ...(config.instructions !== undefined && { instructions: config.instructions }),

@@ -13,6 +13,8 @@ import { createSessionRows, queueInbound, unique } from './support/rows';
 // The sweeper against the real Postgres and Redis, with no turn worker consuming the queue, so
 // the jobs it adds stay visible.
 
+jest.setTimeout(60_000);
+
 describe('sweeper', () => {
   // A long interval: the timer never fires during the test; ticks are driven by hand.
   const env = loadWorkerEnv({

@@ -19,6 +19,8 @@ import { createSessionRows, queueInbound, unique, type SessionRows } from './sup
 // The worker's turn pipeline (drain → run → commit → publish) against the real Postgres and
 // Redis, with a stand-in engine agent so each guarantee is driven on purpose.
 
+jest.setTimeout(60_000);
+
 describe('worker turn pipeline', () => {
   let mod: TestingModule;
   let prisma: PrismaService;
@@ -305,5 +307,69 @@ describe('worker turn pipeline', () => {
       [m2, 'answered'],
       [m3, 'queued'],
     ]);
+  });
+});
+
+describe('worker turn pipeline: merge double texting', () => {
+  let mod: TestingModule;
+  let prisma: PrismaService;
+  let redis: Redis;
+  let leases: SessionLeases;
+  const agent = new FakeAgent();
+  const env = loadWorkerEnv({ ...process.env, QUEUE_PREFIX: unique('sbt-merge') });
+
+  beforeAll(async () => {
+    mod = await Test.createTestingModule({
+      imports: [WorkerEnvModule.forRoot(env), DbModule.forRoot({ url: env.DATABASE_URL }), RedisModule],
+      providers: [
+        CommitTurn,
+        LoadHistory,
+        SessionEvents,
+        RunTurn,
+        DrainSession,
+        {
+          provide: AgentCatalog,
+          useValue: { forAgent: async () => loadedAgent(agent, { doubleTexting: { policy: 'merge', mergeWindowMs: 400 } }) },
+        },
+      ],
+    }).compile();
+    await mod.init();
+    prisma = mod.get(PrismaService);
+    redis = new Redis(env.REDIS_URL);
+    leases = new SessionLeases(redis, { prefix: env.QUEUE_PREFIX, ttlMs: 10_000 });
+  });
+
+  afterAll(async () => {
+    await redis.quit();
+    await mod.close();
+  });
+
+  it('waits for the burst to go quiet, then answers all its messages in one turn', async () => {
+    const rows = await createSessionRows(prisma);
+    const [m1, m2] = await queueInbound(prisma, rows, ['oi', 'quero um quarto']);
+    const lease = await leases.acquire(rows.sessionId);
+    const started = Date.now();
+    const draining = mod.get(DrainSession).execute({ ...rows, ownMessageId: m1, lease: lease!, stopping: () => false });
+    await new Promise((r) => setTimeout(r, 200));
+    const [m3] = await queueInbound(prisma, rows, ['em Curitiba']);
+
+    const result = await draining.finally(() => lease!.release());
+
+    expect(result).toEqual({ turns: 1, ownSettled: true });
+    // The third message restarted the quiet window.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    const input = agent.inputs.at(-1)!;
+    expect(input).toMatchObject({ id: m1, message: 'oi\nquero um quarto\nem Curitiba' });
+    const msgs = await prisma.message.findMany({ where: { sessionId: rows.sessionId }, orderBy: { seq: 'asc' } });
+    const turn = await prisma.turn.findFirstOrThrow({ where: { sessionId: rows.sessionId } });
+    expect(msgs.map((m) => [m.direction, m.status, m.turnId])).toEqual([
+      ['inbound', 'answered', turn.id],
+      ['inbound', 'answered', turn.id],
+      ['inbound', 'answered', turn.id],
+      ['outbound', 'sent', turn.id],
+    ]);
+    expect(await prisma.turn.count({ where: { sessionId: rows.sessionId } })).toBe(1);
+    const session = await prisma.session.findUniqueOrThrow({ where: { id: rows.sessionId } });
+    expect((session.state as { inputs: string[] }).inputs).toEqual([m1, m2, m3]);
   });
 });

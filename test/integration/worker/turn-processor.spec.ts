@@ -14,6 +14,8 @@ import { createSessionRows, queueInbound, unique, type SessionRows } from './sup
 // The BullMQ turn processor with its session lease, two worker instances side by side on one
 // queue, and a stand-in agent that takes time and records when each session's turns ran.
 
+jest.setTimeout(60_000);
+
 describe('turn processor (BullMQ + lease)', () => {
   const env = loadWorkerEnv({ ...process.env, QUEUE_PREFIX: unique('sbt-proc'), WORKER_CONCURRENCY: '4' });
   const agent = new FakeAgent();

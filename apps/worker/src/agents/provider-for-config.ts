@@ -13,8 +13,9 @@ export class ProviderForConfig {
   constructor(@Inject(WORKER_ENV) private readonly env: WorkerEnv) {}
 
   build(config: AgentProviderConfig): AiProvider {
+    // openai-compatible servers belong to tenants: never send them the platform's OpenAI key.
     const apiKey =
-      config.kind === 'gemini' ? this.env.GEMINI_API_KEY : config.kind === 'scripted' ? undefined : this.env.OPENAI_API_KEY;
+      config.kind === 'gemini' ? this.env.GEMINI_API_KEY : config.kind === 'openai' ? this.env.OPENAI_API_KEY : undefined;
     return createProvider({
       provider: config.kind,
       model: config.model,

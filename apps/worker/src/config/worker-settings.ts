@@ -40,3 +40,12 @@ export const SWEEP_BATCH = 500;
  * when it is longer. The last rung repeats.
  */
 export const PROVIDER_RETRY_LADDER_MS = [1_000, 5_000, 15_000, 60_000, 300_000];
+
+/**
+ * `merge` double texting: a burst is answered once no message arrived for the agent's merge
+ * window (default below); a steady stream is cut after this many windows so it still gets answers.
+ */
+export const DEFAULT_MERGE_WINDOW_MS = 2_000;
+export const MERGE_MAX_WAIT_WINDOWS = 5;
+/** Most messages one merged turn takes. */
+export const MERGE_MAX_MESSAGES = 20;

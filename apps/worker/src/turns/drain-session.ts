@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
+import type { DoubleTextingConfig } from '@switchboard/agent-config';
 import { PrismaService } from '@switchboard/db';
+import { AgentCatalog } from '../agents/agent-catalog';
+import { DEFAULT_MERGE_WINDOW_MS, MERGE_MAX_MESSAGES, MERGE_MAX_WAIT_WINDOWS } from '../config/worker-settings';
 import type { Lease } from '../lease/session-lease';
-import { RunTurn } from './run-turn';
+import { RunTurn, type PendingMessage } from './run-turn';
 
 export interface DrainRequest {
   tenantId: string;
@@ -19,16 +22,22 @@ export interface DrainResult {
   ownSettled: boolean;
 }
 
+const SEQUENTIAL: DoubleTextingConfig = { policy: 'sequential' };
+
 /**
- * The lease holder answers every queued inbound message of the session, oldest first, one turn
- * per message (the `sequential` double-texting policy). Messages that arrive meanwhile are picked
- * up by the same loop; their own jobs later find them answered and end at once.
+ * The lease holder answers every queued inbound message of the session in arrival order, by the
+ * agent's double-texting policy: `sequential` runs one turn per message; `merge` waits until the
+ * burst has been quiet for the merge window, then answers all its messages in one turn. Messages
+ * that arrive meanwhile are picked up by the same loop; their own jobs later find them answered.
  */
 @Injectable()
 export class DrainSession {
+  private readonly logger = new Logger(DrainSession.name);
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly runTurn: RunTurn,
+    private readonly agents: AgentCatalog,
   ) {}
 
   /** True when the message no longer waits for an answer (answered, failed, or gone). */
@@ -43,16 +52,52 @@ export class DrainSession {
     while (req.lease.isHeld) {
       if (!ownSettled && req.ownMessageId) ownSettled = await this.isSettled(req.tenantId, req.ownMessageId);
       if (req.stopping() && ownSettled) break;
-      const next = await this.prisma.message.findFirst({
-        where: { tenantId: req.tenantId, sessionId: req.sessionId, direction: 'inbound', status: 'queued' },
-        orderBy: { seq: 'asc' },
-        select: { id: true, text: true, createdAt: true },
-      });
-      if (!next) break;
-      await this.runTurn.execute(req.tenantId, req.sessionId, next);
+      const policy = await this.policyOf(req.tenantId, req.sessionId);
+      const batch = policy.policy === 'merge' ? await this.burst(req, policy.mergeWindowMs ?? DEFAULT_MERGE_WINDOW_MS) : await this.pending(req, 1);
+      if (batch.length === 0) break;
+      await this.runTurn.execute(req.tenantId, req.sessionId, batch);
       turns++;
     }
     if (!ownSettled && req.ownMessageId) ownSettled = await this.isSettled(req.tenantId, req.ownMessageId);
     return { turns, ownSettled };
+  }
+
+  private pending(req: DrainRequest, take: number): Promise<PendingMessage[]> {
+    return this.prisma.message.findMany({
+      where: { tenantId: req.tenantId, sessionId: req.sessionId, direction: 'inbound', status: 'queued' },
+      orderBy: { seq: 'asc' },
+      take,
+      select: { id: true, text: true, createdAt: true },
+    });
+  }
+
+  /** Waits for the burst to go quiet for `windowMs` (at most MERGE_MAX_WAIT_WINDOWS windows), then takes it. */
+  private async burst(req: DrainRequest, windowMs: number): Promise<PendingMessage[]> {
+    const deadline = Date.now() + windowMs * MERGE_MAX_WAIT_WINDOWS;
+    for (;;) {
+      const newest = await this.prisma.message.findFirst({
+        where: { tenantId: req.tenantId, sessionId: req.sessionId, direction: 'inbound', status: 'queued' },
+        orderBy: { seq: 'desc' },
+        select: { createdAt: true },
+      });
+      if (!newest) return [];
+      const quietFor = Date.now() - newest.createdAt.getTime();
+      const left = Math.min(windowMs - quietFor, deadline - Date.now());
+      if (left <= 0 || req.stopping() || !req.lease.isHeld) break;
+      await new Promise((r) => setTimeout(r, left));
+    }
+    return this.pending(req, MERGE_MAX_MESSAGES);
+  }
+
+  /** The agent's policy; `sequential` when the agent cannot be loaded (the turn then records why). */
+  private async policyOf(tenantId: string, sessionId: string): Promise<DoubleTextingConfig> {
+    const session = await this.prisma.session.findFirst({ where: { id: sessionId, tenantId }, select: { agentId: true } });
+    if (!session) return SEQUENTIAL;
+    try {
+      return (await this.agents.forAgent(tenantId, session.agentId)).config.doubleTexting ?? SEQUENTIAL;
+    } catch (err) {
+      this.logger.warn({ msg: 'agent not loadable; answering one message at a time', sessionId, error: (err as Error).message });
+      return SEQUENTIAL;
+    }
   }
 }

@@ -18,6 +18,24 @@ export interface PendingMessage {
   createdAt: Date;
 }
 
+/** The input of one turn: a message, or a merged burst under its first message's id. */
+type TurnMessage = PendingMessage & { mergedIds: string[] };
+
+/**
+ * A burst answered as one turn: the texts joined by newlines under the first message's id (so
+ * a replay builds the same keys), accepted when the first one was.
+ */
+function joined(messages: PendingMessage[]): TurnMessage {
+  const [first] = messages;
+  return { id: first.id, text: messages.map((m) => m.text).join('\n'), createdAt: first.createdAt, mergedIds: messages.map((m) => m.id) };
+}
+
+/** The engine records the turn's input id; a merged turn records every message's id. */
+function recordInputs(session: Session, ids: string[]): void {
+  const seen = new Set(session.inputs);
+  session.inputs = [...session.inputs, ...ids.filter((id) => !seen.has(id))].slice(-50);
+}
+
 interface SessionRow {
   id: string;
   tenantId: string;
@@ -28,7 +46,8 @@ interface SessionRow {
 }
 
 /**
- * Answers one inbound message: load the session and its agent, run the engine turn, commit.
+ * Answers inbound messages with one engine turn — one message (`sequential`), or a burst joined
+ * into one (`merge`): load the session and its agent, run the engine turn, commit.
  * A lost version check replays the turn on the fresh state; a message someone else answered
  * ends quietly (null). Failures no retry can fix are committed as failed turns (with the
  * agent's fallback message when set) so the message never loops through the queue forever.
@@ -45,7 +64,9 @@ export class RunTurn {
     private readonly events: SessionEvents,
   ) {}
 
-  async execute(tenantId: string, sessionId: string, message: PendingMessage): Promise<CommittedTurn | null> {
+  async execute(tenantId: string, sessionId: string, batch: PendingMessage | PendingMessage[]): Promise<CommittedTurn | null> {
+    const messages = Array.isArray(batch) ? batch : [batch];
+    const message = joined(messages);
     const firstStart = Date.now();
     for (let replay = 0; replay <= MAX_CONFLICT_REPLAYS; replay++) {
       const startedAt = Date.now();
@@ -56,6 +77,7 @@ export class RunTurn {
       const turnId = randomUUID();
       this.logger.log({ msg: 'turn started', sessionId, messageId: message.id, turnId, replay, at: startedAt });
       const commit = await this.plan(session, message, turnId, startedAt);
+      commit.answered = messages.map((m) => m.id);
       commit.queueWaitMs = firstStart - message.createdAt.getTime();
       try {
         const committed = await this.commit.execute(commit);
@@ -63,6 +85,7 @@ export class RunTurn {
           msg: 'turn committed',
           sessionId,
           messageId: message.id,
+          answered: committed.answered,
           turnId,
           startedAt,
           at: Date.now(),
@@ -93,7 +116,7 @@ export class RunTurn {
   }
 
   /** Runs the engine and shapes what the commit stores; permanent failures become a failed turn. */
-  private async plan(session: SessionRow, message: PendingMessage, turnId: string, startedAt: number): Promise<TurnCommit> {
+  private async plan(session: SessionRow, message: TurnMessage, turnId: string, startedAt: number): Promise<TurnCommit> {
     let loaded: LoadedAgent | undefined;
     try {
       loaded = await this.agents.forAgent(session.tenantId, session.agentId);
@@ -105,6 +128,7 @@ export class RunTurn {
         history: await this.history.execute(session.tenantId, session.id),
         context: { tenantId: session.tenantId, sessionId: session.id, turnId, messageId: message.id },
       });
+      if (message.mergedIds.length > 1) recordInputs(result.session, message.mergedIds);
       return this.fromResult(session, message, turnId, startedAt, loaded, result);
     } catch (err) {
       const code = permanentFailureCode(err);
