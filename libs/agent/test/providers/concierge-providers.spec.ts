@@ -8,6 +8,9 @@ import { conciergeGemini, conciergeOpenAI } from '../fakes/concierge-wire';
 import { FakeGeminiServer } from '../fakes/fake-gemini-server';
 import { FakeOpenAIServer } from '../fakes/fake-openai-server';
 
+// Real HTTP servers and SDKs: allow for a busy CI machine (the default is 5 s per test).
+jest.setTimeout(30_000);
+
 /** Both turns of the example, the host passing its history as it would. */
 async function runBothTurns(provider: AiProvider) {
   const agent = buildConcierge(provider);

@@ -3,6 +3,9 @@ import { ScriptedProvider } from '../../src/scripted';
 import { FakeOpenAIServer } from '../fakes/fake-openai-server';
 import { speak } from './requests';
 
+// Real HTTP servers and SDKs: allow for a busy CI machine (the default is 5 s per test).
+jest.setTimeout(30_000);
+
 function configError(build: () => unknown): ProviderConfigurationError {
   try {
     build();

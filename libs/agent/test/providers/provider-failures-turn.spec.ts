@@ -9,6 +9,9 @@ import { FakeOpenAIServer, type OpenAIStep } from '../fakes/fake-openai-server';
 import { buildConcierge } from './concierge-agent';
 import { fastRetry } from './requests';
 
+// Real HTTP servers and SDKs: allow for a busy CI machine (the default is 5 s per test).
+jest.setTimeout(30_000);
+
 type Expected =
   | { effect: 'deferred'; code: 'provider-unavailable' | 'provider-quota' }
   | { effect: 'failed'; code: 'provider-quota' | 'provider-auth' | 'provider-context' | 'provider-invalid' };
@@ -85,7 +88,8 @@ const cases: Case[] = [
   },
 ];
 
-const options = { maxRetries: 1, timeoutMs: 200, retry: fastRetry };
+// Long enough for the understand call on a busy machine; the hung-server case waits it out twice.
+const options = { maxRetries: 1, timeoutMs: 1_500, retry: fastRetry };
 
 /** Understand calls answer normally; speak calls get the failure. */
 const openaiScript = (failure: OpenAIStep) => (body: { response_format?: { json_schema?: { name?: string } } }) =>
