@@ -73,6 +73,29 @@ describe('POST /v1/admin/auth/login', () => {
   });
 });
 
+describe('the failed-login throttle', () => {
+  it('answers 429 too-many-login-attempts with Retry-After after 10 failures for one email, even with the right password', async () => {
+    const { tenant } = await createTenant(db);
+    const target = await createUser(db, 'owner', tenant.id);
+    const bystander = await createUser(db, 'owner', tenant.id);
+    for (let i = 0; i < 10; i++) {
+      expect((await postLogin({ email: target.email, password: `guess ${i}` })).status).toBe(401);
+    }
+
+    const res = await fetch(apiUrl('/v1/admin/auth/login'), {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: target.email, password: PASSWORD }),
+    });
+
+    expect(res.status).toBe(429);
+    expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(((await res.json()) as { error: { code: string } }).error.code).toBe('too-many-login-attempts');
+    // Another account from the same address is not locked out.
+    expect((await postLogin({ email: bystander.email, password: PASSWORD })).status).toBe(200);
+  });
+});
+
 describe('GET /v1/admin/auth/me', () => {
   it('answers the user of the token', async () => {
     const { tenant } = await createTenant(db);

@@ -1,4 +1,4 @@
-import { BadRequestError, ForbiddenError, NotFoundError, UnauthorizedError } from '../common/errors';
+import { BadRequestError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../common/errors';
 
 // Errors of the console auth and admin REST, each with a stable `code`. They are ApiErrors, so
 // the global filter answers them as `{ error: { code, message, details? } }`.
@@ -38,5 +38,15 @@ export class InvalidListQueryError extends BadRequestError {
 export class ResourceNotFoundError extends NotFoundError {
   constructor(resource: string, id: string) {
     super('not-found', `No ${resource} with id "${id}".`);
+  }
+}
+
+export class TooManyLoginAttemptsError extends TooManyRequestsError {
+  constructor(retryAfterSeconds: number) {
+    super(
+      'too-many-login-attempts',
+      `Too many failed logins. Wait ${retryAfterSeconds} seconds and try again.`,
+      retryAfterSeconds,
+    );
   }
 }

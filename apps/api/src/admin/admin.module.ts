@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccessTokenService } from './auth/access-token.service';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
 import { AuthController } from './auth/auth.controller';
+import { LoginThrottle } from './auth/login-throttle';
 import { LoginUseCase } from './auth/login.usecase';
 import { MessagesController } from './messages/messages.controller';
 import { SessionsController } from './sessions/sessions.controller';
@@ -10,11 +11,11 @@ import { TenantsController } from './tenants/tenants.controller';
 
 /**
  * Console login and the admin REST the console reads (react-admin simple-REST dialect) under
- * /v1/admin. Needs PrismaService from a global DbModule.
+ * /v1/admin. Needs PrismaService, ENV and REDIS from the global CoreModule.
  */
 @Module({
   controllers: [AuthController, SessionsController, MessagesController, TenantsController, StatsController],
-  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase],
+  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle],
   exports: [AccessTokenService, AdminAuthGuard],
 })
 export class AdminModule {}

@@ -1,4 +1,4 @@
-import { Body, Controller, Get, HttpCode, Post, UseGuards } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Ip, Post, UseGuards } from '@nestjs/common';
 import { AdminAuthGuard } from './admin-auth.guard';
 import { toPublicUser, type AdminUser, type PublicUser } from './admin-user';
 import { CurrentUser } from './current-user.decorator';
@@ -14,8 +14,8 @@ export class AuthController {
   @Post('login')
   @HttpCode(200)
   @PublicRoute()
-  logIn(@Body(new ZodValidationPipe(loginBody)) body: LoginBody): Promise<LoginResult> {
-    return this.login.execute(body);
+  logIn(@Body(new ZodValidationPipe(loginBody)) body: LoginBody, @Ip() address: string): Promise<LoginResult> {
+    return this.login.execute(body, address);
   }
 
   @Get('me')

@@ -3,6 +3,7 @@ import { PrismaService } from '@switchboard/db';
 import { z } from 'zod';
 import { InvalidCredentialsError } from '../admin-errors';
 import { AccessTokenService, ACCESS_TOKEN_TTL_SECONDS } from './access-token.service';
+import { LoginThrottle } from './login-throttle';
 import { toPublicUser, type PublicUser } from './admin-user';
 import { decoyPasswordHash, verifyPassword } from './password';
 
@@ -25,14 +26,21 @@ export class LoginUseCase {
   constructor(
     private readonly prisma: PrismaService,
     private readonly tokens: AccessTokenService,
+    private readonly throttle: LoginThrottle,
   ) {}
 
-  async execute({ email, password }: LoginBody): Promise<LoginResult> {
+  /** `address` is the client's IP, for the failed-login throttle. */
+  async execute({ email, password }: LoginBody, address: string): Promise<LoginResult> {
+    await this.throttle.assertAllowed(email, address);
     const user = await this.prisma.user.findFirst({
       where: { email: { equals: email, mode: 'insensitive' } },
     });
     const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), password);
-    if (!user || !ok || user.disabledAt) throw new InvalidCredentialsError();
+    if (!user || !ok || user.disabledAt) {
+      await this.throttle.recordFailure(email, address);
+      throw new InvalidCredentialsError();
+    }
+    await this.throttle.recordSuccess(email, address);
 
     return {
       accessToken: await this.tokens.sign(user.id),
