@@ -4,6 +4,7 @@ import { AdminModule } from './admin/admin.module';
 import { ConsoleModule } from './console/console.module';
 import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
+import { GracefulShutdown } from './lifecycle/graceful-shutdown';
 import { MessagesModule } from './messages/messages.module';
 
 /** The API: infrastructure first, then one module per feature. Add feature modules to the list. */
@@ -19,6 +20,7 @@ export class AppModule {
         AdminModule,
         ConsoleModule,
       ],
+      providers: [GracefulShutdown],
     };
   }
 }

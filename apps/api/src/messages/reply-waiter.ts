@@ -15,6 +15,7 @@ export class ReplyWaiter {
     private readonly messageId: string,
     private readonly event: Promise<AnsweredMessage>,
     private readonly stopListening: () => void,
+    private readonly released: AbortSignal,
   ) {}
 
   /** Subscribes to the session's channel; rejects if Redis cannot subscribe in time. */
@@ -29,25 +30,27 @@ export class ReplyWaiter {
     const stop = await subscriber.listen(sessionChannel(sessionId), (e: SessionEvent) => {
       if (e.type === 'committed' && e.answered.includes(messageId)) resolve({ status: 'answered', replies: e.replies });
     });
-    return new ReplyWaiter(prisma, messageId, event, stop);
+    return new ReplyWaiter(prisma, messageId, event, stop, subscriber.released);
   }
 
-  /** The answer, or null when `timeoutMs` passes (or the client goes away) first. */
-  async result(timeoutMs: number, abort?: AbortSignal): Promise<AnsweredMessage | null> {
+  /** The answer, or null when `timeoutMs` passes (or the client goes away, or we shut down) first. */
+  async result(timeoutMs: number, clientGone?: AbortSignal): Promise<AnsweredMessage | null> {
     let timer: NodeJS.Timeout | undefined;
     let onAbort: (() => void) | undefined;
+    const abort = clientGone ? AbortSignal.any([clientGone, this.released]) : this.released;
     try {
+      if (abort.aborted) return null;
       const committed = await findReplies(this.prisma, this.messageId);
       if (committed) return committed;
       const gaveUp = new Promise<null>((resolve) => {
         timer = setTimeout(() => resolve(null), timeoutMs);
         onAbort = () => resolve(null);
-        abort?.addEventListener('abort', onAbort, { once: true });
+        abort.addEventListener('abort', onAbort, { once: true });
       });
       return await Promise.race([this.event, gaveUp]);
     } finally {
       clearTimeout(timer);
-      if (onAbort) abort?.removeEventListener('abort', onAbort);
+      if (onAbort) abort.removeEventListener('abort', onAbort);
       this.stopListening();
     }
   }

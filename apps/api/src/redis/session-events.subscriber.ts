@@ -18,6 +18,12 @@ export class SessionEventsSubscriber implements OnModuleDestroy {
   private readonly logger = new Logger(SessionEventsSubscriber.name);
   private readonly listeners = new Map<string, Set<SessionEventListener>>();
   private readonly redis: Redis;
+  private readonly releasing = new AbortController();
+
+  /** Aborted when the process shuts down: waiting requests stop waiting and answer at once. */
+  get released(): AbortSignal {
+    return this.releasing.signal;
+  }
 
   constructor(@Inject(ENV) env: Env) {
     this.redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
@@ -70,7 +76,13 @@ export class SessionEventsSubscriber implements OnModuleDestroy {
     for (const listener of [...set]) listener(event);
   }
 
+  /** Tells every waiting request to answer now (shutdown drains them before closing). */
+  releaseWaiters(): void {
+    this.releasing.abort();
+  }
+
   async onModuleDestroy(): Promise<void> {
+    this.releaseWaiters();
     this.listeners.clear();
     this.redis.disconnect();
   }
