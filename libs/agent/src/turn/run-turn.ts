@@ -97,11 +97,11 @@ async function finish(def: AgentDefinition, state: TurnState, managed: boolean, 
 function toResult(state: TurnState, changed: boolean): TurnResult {
   const started = state.startedIds.flatMap((id) => {
     const live = state.session.runs.find((r) => r.id === id);
-    if (live) return [structuredClone(live)];
+    if (live) return [copyRun(live)];
     const ended = state.ended.find((r) => r.id === id);
     if (!ended) return [];
     const { reason: _reason, code: _code, ...run } = ended;
-    return [structuredClone(run)];
+    return [copyRun(run)];
   });
   return {
     session: state.session,
@@ -115,4 +115,9 @@ function toResult(state: TurnState, changed: boolean): TurnResult {
     schedule: state.schedule,
     trace: state.trace,
   };
+}
+
+/** A copy that shares nothing mutable with the session (runs hold flat JSON only). */
+function copyRun(run: Run): Run {
+  return { ...run, asked: { ...run.asked }, visits: { ...run.visits }, outcomes: [...run.outcomes], ...(run.waiting ? { waiting: { ...run.waiting } } : {}) };
 }
