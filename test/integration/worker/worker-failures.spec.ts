@@ -1,0 +1,113 @@
+import { conciergeScript, type ScriptJson } from '@falai/agent';
+import { conciergeAgentConfig, type AgentConfig } from '@switchboard/agent-config';
+import type { PrismaClient } from '@switchboard/db';
+import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
+import { startWorker, type WorkerProcess } from '../../support/worker-process';
+import { call, startPrivateApi, type PrivateApi } from './support/private-api';
+
+// Provider failures through the real worker process: a model that refuses for good ends the
+// run, the customer gets the agent's fallback message, and the Turn row carries the code; a
+// model that is down for now defers the step and sends nothing. The worker keeps running.
+
+const FALLBACK = 'Desculpe, não consigo responder agora. Tente novamente em alguns minutos.';
+const understandRules = conciergeScript.rules.filter((r) => r.call === 'understand');
+
+function concierge(script: ScriptJson, fallbackMessage: string | null = FALLBACK): AgentConfig {
+  const { fallbackMessage: _omit, ...rest } = conciergeAgentConfig;
+  void _omit;
+  return {
+    ...rest,
+    ...(fallbackMessage !== null && { fallbackMessage }),
+    provider: { ...conciergeAgentConfig.provider, scripted: script },
+  };
+}
+
+interface PostAnswer {
+  messageId: string;
+  sessionId: string;
+  status: 'queued' | 'answered';
+  replies?: { id: string; text: string }[];
+}
+
+jest.setTimeout(60_000);
+
+describe('worker: provider failures', () => {
+  let api: PrivateApi;
+  let prisma: PrismaClient;
+  let worker: WorkerProcess;
+
+  beforeAll(async () => {
+    api = await startPrivateApi();
+    prisma = testPrisma();
+    worker = await startWorker({ QUEUE_PREFIX: api.queuePrefix });
+  });
+
+  afterAll(async () => {
+    await worker?.kill();
+    await api?.stop();
+    await prisma?.$disconnect();
+  });
+
+  async function post(fx: TenantFixture, text = 'Quero um quarto em Curitiba'): Promise<PostAnswer> {
+    const res = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=15', fx.apiKey, { session: `f-${uniqueSuffix()}`, text });
+    expect(res.status).toBe(200);
+    return res.body;
+  }
+
+  it('sends the fallback message when every call is refused (auth), and records provider-auth', async () => {
+    const fx = await createTenantFixture(prisma, { agentConfig: concierge({ rules: [{ fail: { kind: 'auth', message: 'bad key' } }] }) });
+
+    const answer = await post(fx);
+
+    expect(answer.replies).toEqual([{ id: expect.any(String), text: FALLBACK }]);
+    const turn = await prisma.turn.findFirstOrThrow({ where: { sessionId: answer.sessionId } });
+    expect(turn.outcomeCodes).toEqual(['provider-auth']);
+    expect(turn.llmCalls).toBe(1);
+  });
+
+  it('sends the fallback message when the speak call is refused (invalid) and the run ends failed', async () => {
+    const fx = await createTenantFixture(prisma, {
+      agentConfig: concierge({ rules: [...understandRules, { call: 'speak', fail: { kind: 'invalid', message: 'model not found' } }] }),
+    });
+
+    const answer = await post(fx);
+
+    expect(answer.replies).toEqual([{ id: expect.any(String), text: FALLBACK }]);
+    const turn = await prisma.turn.findFirstOrThrow({ where: { sessionId: answer.sessionId } });
+    expect(turn.outcomeCodes).toContain('provider-invalid');
+    expect(turn.llmCalls).toBe(2);
+  });
+
+  it('marks the message failed, with no reply, when the provider refuses for good and no fallback is set', async () => {
+    const fx = await createTenantFixture(prisma, {
+      agentConfig: concierge({ rules: [{ fail: { kind: 'context' } }] }, null),
+    });
+
+    const answer = await post(fx);
+
+    expect(answer.replies).toEqual([]);
+    const inbound = await prisma.message.findUniqueOrThrow({ where: { id: answer.messageId } });
+    expect(inbound.status).toBe('failed');
+    expect((await prisma.turn.findFirstOrThrow({ where: { sessionId: answer.sessionId } })).outcomeCodes).toEqual(['provider-context']);
+  });
+
+  it('defers the step without a reply when the speak call fails for now, and stays up', async () => {
+    const fx = await createTenantFixture(prisma, {
+      agentConfig: concierge({ rules: [...understandRules, { call: 'speak', fail: { kind: 'overloaded' } }] }),
+    });
+
+    const answer = await post(fx);
+
+    expect(answer.replies).toEqual([]);
+    const turn = await prisma.turn.findFirstOrThrow({ where: { sessionId: answer.sessionId } });
+    expect(turn.outcomeCodes).toContain('provider-unavailable');
+    const session = await prisma.session.findUniqueOrThrow({ where: { id: answer.sessionId } });
+    expect((session.state as { runs: { status: string; waiting?: { key: string } }[] }).runs).toEqual([
+      expect.objectContaining({ status: 'waiting', waiting: expect.objectContaining({ key: expect.stringContaining(':retry:') }) }),
+    ]);
+
+    // Still answering other tenants.
+    const ok = await createTenantFixture(prisma, { agentConfig: conciergeAgentConfig });
+    expect((await post(ok)).replies).toEqual([{ id: expect.any(String), text: 'A diária em Curitiba sai por R$ 420. Posso reservar?' }]);
+  });
+});
