@@ -1,5 +1,6 @@
 import { ProviderError } from '../../src/provider';
 import { GeminiProvider } from '../../src/providers';
+import { EMPTY_CONVERSATION } from '../../src/providers/gemini/map-request';
 import { SKIP_SIGNATURE } from '../../src/providers/gemini/thought-signatures';
 import { FakeGeminiServer, type GeminiStep, type GeminiScript } from '../fakes/fake-gemini-server';
 import { collect, failure, fastRetry, precoTool, speak, understandSchema } from './requests';
@@ -156,6 +157,12 @@ describe('GeminiProvider against a fake Gemini API server', () => {
       role: 'model',
       parts: [{ functionCall: { name: 'preco', args: { cidade: 'Curitiba' } }, thoughtSignature: 'c2lnLTE=' }],
     });
+  });
+
+  it('a request with no history still sends one user turn, since Gemini refuses empty contents', async () => {
+    const p = await provider([{ reply: { parts: [{ text: 'Olá! Posso ajudar?' }] } }]);
+    await p.generate(speak({ history: [] }));
+    expect(server!.bodies[0].contents).toEqual([{ role: 'user', parts: [{ text: EMPTY_CONVERSATION }] }]);
   });
 
   it('on Gemini 3 a call it never saw gets the documented skip placeholder', async () => {

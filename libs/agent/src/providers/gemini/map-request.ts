@@ -77,8 +77,13 @@ function toContents(history: HistoryItem[], options: GeminiRequestOptions): Cont
       }
     }
   }
+  // Gemini refuses a request without contents (400), which would end the run as refused; a
+  // wake or an opening message can come with no history, so the model gets a neutral turn.
+  if (contents.length === 0) contents.push({ role: 'user', parts: [{ text: EMPTY_CONVERSATION }] });
   return contents;
 }
+
+export const EMPTY_CONVERSATION = '(The conversation has no messages yet.)';
 
 /**
  * A function response must be an object. Google's convention: `output` for the result,
