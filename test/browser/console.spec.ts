@@ -73,6 +73,12 @@ describe('the console in a browser', () => {
     await reply.waitFor();
     await reply.getByText(externalKey).waitFor();
     await expect(page.getByRole('row').filter({ hasText: externalKey }).count()).resolves.toBe(3);
+
+    // Logging out forgets the token: the console is back at the login form.
+    await page.getByRole('button', { name: 'Profile' }).click();
+    await page.getByRole('menuitem', { name: 'Logout' }).click();
+    await page.getByRole('button', { name: 'Sign in' }).waitFor();
+    await expect(page.evaluate(() => localStorage.getItem('switchboard.accessToken'))).resolves.toBeNull();
   }, 240_000);
 
   it('refuses a wrong password with the message from the API', async () => {

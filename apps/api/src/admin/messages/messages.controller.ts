@@ -1,3 +1,4 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -12,6 +13,7 @@ import { tenantScope } from '../tenant-scope';
 import { toMessageDto, type MessageDto } from './message.dto';
 import { messagesListSpec } from './messages.list-spec';
 
+@ApiTags('console admin')
 @Controller('v1/admin/messages')
 @UseGuards(AdminAuthGuard)
 export class MessagesController {
@@ -19,6 +21,7 @@ export class MessagesController {
 
   @Get()
   @Roles(...ALL_ROLES)
+  @ApiOperation({ summary: 'Messages, simple-REST; filter={"sessionId":"..."} gives a transcript in arrival order (seq)' })
   async list(
     @CurrentUser() user: AdminUser,
     @Query() query: Record<string, unknown>,
@@ -36,6 +39,7 @@ export class MessagesController {
 
   @Get(':id')
   @Roles(...ALL_ROLES)
+  @ApiOperation({ summary: 'One message (404 for an id of another tenant)' })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<MessageDto> {
     const row = isUuid(id) ? await this.prisma.message.findFirst({ where: { id, ...tenantScope(user) } }) : null;
     if (!row) throw new ResourceNotFoundError('message', id);

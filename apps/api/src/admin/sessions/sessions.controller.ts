@@ -1,3 +1,4 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -12,6 +13,7 @@ import { tenantScope } from '../tenant-scope';
 import { sessionSelect, type SessionDto } from './session.dto';
 import { sessionsListSpec } from './sessions.list-spec';
 
+@ApiTags('console admin')
 @Controller('v1/admin/sessions')
 @UseGuards(AdminAuthGuard)
 export class SessionsController {
@@ -19,6 +21,7 @@ export class SessionsController {
 
   @Get()
   @Roles(...ALL_ROLES)
+  @ApiOperation({ summary: 'Sessions, react-admin simple-REST: ?sort=["createdAt","DESC"]&range=[0,24]&filter={"status":"active"}; total in Content-Range' })
   async list(
     @CurrentUser() user: AdminUser,
     @Query() query: Record<string, unknown>,
@@ -36,6 +39,7 @@ export class SessionsController {
 
   @Get(':id')
   @Roles(...ALL_ROLES)
+  @ApiOperation({ summary: 'One session (404 for an id of another tenant)' })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<SessionDto> {
     const row = isUuid(id)
       ? await this.prisma.session.findFirst({ where: { id, ...tenantScope(user) }, select: sessionSelect })

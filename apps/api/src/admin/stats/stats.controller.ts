@@ -1,3 +1,4 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -16,6 +17,7 @@ export interface AdminStats {
 }
 
 /** The headline numbers of the console's dashboard, for the user's tenant (or all, for platform admins). */
+@ApiTags('console admin')
 @Controller('v1/admin/stats')
 @UseGuards(AdminAuthGuard)
 export class StatsController {
@@ -23,6 +25,7 @@ export class StatsController {
 
   @Get()
   @Roles(...ALL_ROLES)
+  @ApiOperation({ summary: 'Headline counts for the console dashboard' })
   async get(@CurrentUser() user: AdminUser): Promise<AdminStats> {
     const scope = tenantScope(user);
     const [sessions, activeSessions, messages, queuedMessages, turns] = await this.prisma.$transaction([

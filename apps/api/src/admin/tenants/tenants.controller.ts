@@ -1,3 +1,4 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -18,6 +19,7 @@ const tenantsListSpec: ListSpec<Prisma.TenantWhereInput> = {
 };
 
 /** Tenants are the platform's business: only platform admins list them. */
+@ApiTags('console admin')
 @Controller('v1/admin/tenants')
 @UseGuards(AdminAuthGuard)
 export class TenantsController {
@@ -25,6 +27,7 @@ export class TenantsController {
 
   @Get()
   @Roles('platform_admin')
+  @ApiOperation({ summary: 'Tenants (platform admins only), simple-REST' })
   async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const { where, orderBy, skip, take } = parseListQuery(query, tenantsListSpec);
     const [rows, total] = await this.prisma.$transaction([
@@ -37,6 +40,7 @@ export class TenantsController {
 
   @Get(':id')
   @Roles('platform_admin')
+  @ApiOperation({ summary: 'One tenant (platform admins only)' })
   async getOne(@Param('id') id: string) {
     const row = isUuid(id) ? await this.prisma.tenant.findUnique({ where: { id }, select: tenantSelect }) : null;
     if (!row) throw new ResourceNotFoundError('tenant', id);
