@@ -1,7 +1,7 @@
 // falai().fields() / f.flow() / f.agent(): typing (checked by tsc) and construction errors.
 import { FlowConfigurationError } from '../definition/errors';
 import { ScriptedProvider } from '../scripted';
-import type { DataOf, Tool } from '../types';
+import type { DataOf, Tool, ToolCall } from '../types';
 import { falai } from './falai';
 
 const provider = new ScriptedProvider({ rules: [{ call: 'speak', reply: 'ok' }] });
@@ -61,5 +61,14 @@ describe('falai builder', () => {
 
   it('f.agent refuses an idle.tools id that is not a registered tool', () => {
     expect(() => f.agent({ name: 'A', provider, tools: [], flows: [], idle: { tools: ['nope'] } })).toThrow(/FlowConfigurationError/);
+  });
+
+  it('exports the event-style ToolCall record of tool.md', () => {
+    const record: ToolCall<{ cidade: string }, { precoNoite: number }> = {
+      tool_id: 'preco',
+      arguments: { cidade: 'Curitiba' },
+      result: { data: { precoNoite: 420 }, meta: { ms: 12 } },
+    };
+    expect(record.result.data.precoNoite).toBe(420);
   });
 });

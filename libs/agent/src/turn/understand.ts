@@ -30,11 +30,15 @@ function hasPhrases(flow: Flow): boolean {
   return (flow.on ?? []).some((t) => t.message.some((p) => !p.startsWith('!')));
 }
 
-/** Missing fields the model may pick from any message, plus what the floor holder just asked for. */
+/**
+ * Missing fields the model may pick from any message, plus the pending fields of the step the
+ * asking run waits at: the message is read as that step's answer, even when the question came
+ * from the step before it ("Posso reservar?" then a step collecting a boolean).
+ */
 function slugsToExtract(state: TurnState, holder: Run | undefined): string[] {
   const { fields } = state.def;
   const slugs = Object.keys(fields).filter((slug) => extractMode(fields[slug]) === 'anywhere' && !isKnown(state.session.data[slug]));
-  const step = holder?.status === 'asking' && holder.spoke ? stepOf(state, holder) : undefined;
+  const step = holder?.status === 'asking' ? stepOf(state, holder) : undefined;
   if (step && !('say' in step && typeof step.say === 'string')) {
     for (const slug of pendingOf(state, step as TalkStep)) if (!slugs.includes(slug)) slugs.push(slug);
   }

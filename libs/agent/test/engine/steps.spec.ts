@@ -136,4 +136,15 @@ describe('steps', () => {
     expect(r.session.data).toEqual({ noites: 3 });
     expect(r.messages.map((m) => m.text)).toEqual(['Anotado, 3 noites.', 'Fim.']);
   });
+
+  it('envelope values merge across rounds, last wins', async () => {
+    const provider = model((req) =>
+      req.round === 1
+        ? { structured: { message: '', noites: 2, cidade: 'Recife' }, toolCalls: [{ name: 'ping', arguments: {} }] }
+        : { structured: { message: 'Anotado.', noites: 3 } },
+    );
+    const a = agent({ provider, fields, tools: [{ id: 'ping', handler: () => ({}) }], flows: catchAll([{ id: 'q', collect: ['cidade', 'noites'] }]) });
+    const r = await a.turn({ sessionId: 's', message: 'Recife, 3 noites' });
+    expect(r.session.data).toEqual({ cidade: 'Recife', noites: 3 });
+  });
 });

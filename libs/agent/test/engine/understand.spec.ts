@@ -57,6 +57,16 @@ describe('the understand call', () => {
     expect(second.session.data).toEqual({ confirmado: true });
   });
 
+  it('offers a boolean of the step the asking run waits at, even when the step before asked the question', async () => {
+    const provider = model((req) => ({ structured: { message: req.system.includes('Posso reservar?') ? 'Posso reservar?' : 'Reservado.' } }), judging({ confirmado: 'sim' }));
+    const flows = [{ id: 'f', name: 'F', on: [{ message: [] }], steps: [{ id: 'oferta', prompt: 'Posso reservar?' }, { id: 'conf', collect: ['confirmado'] }, { id: 'fim', say: 'Feito.' }] }];
+    const a = agent({ provider, fields: { confirmado: { type: 'boolean' as const } }, flows });
+    await a.turn({ sessionId: 's', message: 'oi' });
+    const yes = await a.turn({ sessionId: 's', message: 'sim' });
+    expect(yes.session.data).toEqual({ confirmado: true });
+    expect(yes.outcomes.map((o) => [o.stepId, o.code])).toEqual([['conf', 'already-known'], ['fim', 'said']]);
+  });
+
   it('a reply that does not parse counts as a call and judges nothing', async () => {
     const provider = model(says('oi'), () => ({ text: 'not json at all' }));
     const result = await agent({ provider, flows: [hotel] }).turn({ sessionId: 's', message: 'quero um quarto' });
