@@ -3,6 +3,7 @@
 // retries are switched off so that this is the only loop (docs/providers.md).
 import { ProviderError } from '../provider';
 import { abortedByCaller } from './attempt';
+import { ProviderConfigurationError } from './provider-configuration-error';
 
 export interface RetryPolicy {
   /** Attempts after the first one. */
@@ -22,6 +23,17 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = {
   maxDelayMs: 8_000,
   maxRetryAfterMs: 20_000,
 };
+
+/** The policy a provider runs with: defaults, then `retry`, then `maxRetries`; checked. */
+export function resolveRetryPolicy(maxRetries: number | undefined, retry: Partial<RetryPolicy> | undefined): RetryPolicy {
+  const policy: RetryPolicy = { ...DEFAULT_RETRY_POLICY, ...retry, ...(maxRetries !== undefined ? { maxRetries } : {}) };
+  for (const [key, value] of Object.entries(policy)) {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value < 0 || (key === 'maxRetries' && !Number.isInteger(value))) {
+      throw new ProviderConfigurationError('provider-option-invalid', `${key} must be a ${key === 'maxRetries' ? 'whole ' : ''}number, 0 or more; got ${JSON.stringify(value)}.`);
+    }
+  }
+  return policy;
+}
 
 export interface RetryOptions {
   policy: RetryPolicy;

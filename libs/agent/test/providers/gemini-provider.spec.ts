@@ -211,6 +211,13 @@ describe('GeminiProvider against a fake Gemini API server', () => {
       });
     });
 
+    it('retries a failure that happens before any text, then streams', async () => {
+      const p = await provider([{ error: { code: 503, status: 'UNAVAILABLE', message: 'The model is overloaded.' } }, { reply: { parts: [{ text: 'Oi!' }] } }]);
+      const chunks = await collect(p.stream(speak()));
+      expect(chunks[chunks.length - 1]).toEqual({ done: true, reply: { text: 'Oi!', toolCalls: [] } });
+      expect(server!.calls.map((c) => c.stream)).toEqual([true, true]);
+    });
+
     it('a stream cut inside an event, after text was yielded, is a network error and is not retried', async () => {
       const p = await provider([{ streamThenDrop: { parts: [{ text: 'Olá, tudo bem?' }] } }]);
       const seen: string[] = [];

@@ -66,6 +66,8 @@ describe('createProvider', () => {
     expect(
       configError(() => createProvider({ provider: 'openai', model: 'm', credentials: { apiKey: 'k' }, responseFormat: 'xml' as never })).code,
     ).toBe('provider-option-invalid');
+    expect(configError(() => createProvider({ provider: 'gemini', model: 'm', credentials: { apiKey: 'k' }, maxRetries: -1 })).code).toBe('provider-option-invalid');
+    expect(configError(() => createProvider({ provider: 'openai', model: 'm', credentials: { apiKey: 'k' }, maxRetries: 1.5 })).code).toBe('provider-option-invalid');
   });
 
   it('refuses bad scripted rules with the rule path in the message', () => {

@@ -3,7 +3,7 @@ import { GoogleGenAI, type GenerateContentResponse } from './sdk';
 import type { AiProvider, ModelReply, ModelRequest, StreamChunk } from '../../provider';
 import { DEFAULT_TIMEOUT_MS } from '../attempt';
 import { ProviderConfigurationError } from '../provider-configuration-error';
-import { DEFAULT_RETRY_POLICY, parseRetryAfter, type RetryPolicy } from '../retry';
+import { parseRetryAfter, resolveRetryPolicy, type RetryPolicy } from '../retry';
 import { runRound, runStreamRound, type RoundOptions } from '../round';
 import { mapGeminiError } from './map-error';
 import { fromGenerateContentResponse, responseAccumulator } from './map-reply';
@@ -15,7 +15,7 @@ export interface GeminiProviderOptions {
   model: string;
   /** Another endpoint for the Gemini API (a proxy, a test server). */
   baseUrl?: string;
-  /** Per attempt; while streaming, the longest silence between chunks. Default 60 s. */
+  /** Per attempt; while streaming, the longest silence between chunks. Default 60 s; 0 disables. */
   timeoutMs?: number;
   /** Retries inside one round for retryable failures. Default 2. */
   maxRetries?: number;
@@ -40,7 +40,7 @@ export class GeminiProvider implements AiProvider {
     this.name = options.name ?? 'gemini';
     this.model = options.model;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}) };
+    this.policy = resolveRetryPolicy(options.maxRetries, options.retry);
     this.client = new GoogleGenAI({
       apiKey: options.apiKey,
       // Always the Gemini Developer API, whatever GOOGLE_GENAI_USE_VERTEXAI says.

@@ -5,7 +5,7 @@ import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/
 import type { AiProvider, ModelReply, ModelRequest, StreamChunk } from '../../provider';
 import { DEFAULT_TIMEOUT_MS } from '../attempt';
 import { ProviderConfigurationError } from '../provider-configuration-error';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from '../retry';
+import { resolveRetryPolicy, type RetryPolicy } from '../retry';
 import { runRound, runStreamRound, type RoundOptions } from '../round';
 import { mapOpenAIError } from './map-error';
 import { chunkAccumulator, fromChatCompletion } from './map-reply';
@@ -17,7 +17,7 @@ export interface OpenAIProviderOptions {
   /** Any OpenAI-compatible server, e.g. `http://127.0.0.1:11434/v1` for Ollama. */
   baseURL?: string;
   defaultHeaders?: Record<string, string>;
-  /** Per attempt; while streaming, the longest silence between chunks. Default 60 s. */
+  /** Per attempt; while streaming, the longest silence between chunks. Default 60 s; 0 disables. */
   timeoutMs?: number;
   /** Retries inside one round for retryable failures. Default 2. */
   maxRetries?: number;
@@ -55,7 +55,7 @@ export class OpenAIProvider implements AiProvider {
     this.name = options.name ?? 'openai';
     this.model = options.model;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.policy = { ...DEFAULT_RETRY_POLICY, ...options.retry, ...(options.maxRetries !== undefined ? { maxRetries: options.maxRetries } : {}) };
+    this.policy = resolveRetryPolicy(options.maxRetries, options.retry);
     this.responseFormat = options.responseFormat ?? 'json_schema';
     this.strictSchema = options.strictSchema ?? false;
     this.client = new OpenAI({
