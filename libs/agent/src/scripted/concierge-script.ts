@@ -7,6 +7,13 @@ export const conciergeScript: ScriptJson = {
     { call: 'understand', match: 'quarto|hosped|hotel|pousada|di[aá]ria|reserv', flows: { hospedagem: 90 } },
     // "em Curitiba", "em São Paulo": a capitalised place name after "em".
     { call: 'understand', match: '\\bem (\\p{Lu}[\\p{L}-]*(?: (?:d[aeo]s? )?\\p{Lu}[\\p{L}-]*)*)', flags: 'u', fields: { cidade: '{{match.1}}' } },
+    // A message that is only a place name ("Curitiba", "Rio de Janeiro."), not a yes/no or a greeting.
+    {
+      call: 'understand',
+      match: '^\\s*(?![Ss]im\\b|[Nn][ãa]o\\b|[Oo]i\\b|[Oo]l[áa]\\b|[Oo]k\\b|[Oo]brigad)(\\p{Lu}[\\p{L}-]*(?: (?:d[aeo]s? )?\\p{Lu}[\\p{L}-]*)*)\\s*[.!]?\\s*$',
+      flags: 'u',
+      fields: { cidade: '{{match.1}}' },
+    },
     { call: 'speak', asks: ['cidade'], reply: 'Claro! Em qual cidade você quer ficar?' },
     { call: 'speak', offered: ['preco'], round: 1, toolCalls: [{ name: 'preco', arguments: { cidade: '{{known.cidade}}' } }] },
     {

@@ -79,4 +79,17 @@ describe("tool.md's Concierge example, offline", () => {
     expect(r2.ended.map((run) => [run.flowId, run.reason])).toEqual([['hospedagem', 'completed']]);
     expect(r2.session.runs).toEqual([]);
   });
+
+  it('plays the demo conversation: asks the city, quotes the price, books on yes', async () => {
+    const provider = new ScriptedProvider({ rules: conciergeScript });
+    const agent = buildExample(provider);
+    const texts: string[] = [];
+    for (const message of ['Oi, quero um quarto', 'Rio de Janeiro', 'Sim']) {
+      const r = await agent.turn({ sessionId: 'demo2', message });
+      texts.push(...r.messages.map((m) => m.text));
+    }
+    expect(texts[0]).toBe('Claro! Em qual cidade você quer ficar?');
+    expect(texts[1]).toBe('A diária em Rio de Janeiro sai por R$ 420. Posso reservar?');
+    expect(texts[2]).toMatch(/^Pronto! Sua reserva em Rio de Janeiro está confirmada\. Código: RES-/);
+  });
 });
