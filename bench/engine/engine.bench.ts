@@ -78,7 +78,7 @@ interface Case {
 
 const bare = falai().fields({});
 
-async function measure(c: Case): Promise<{ name: string; turnsPerSec: number; usPerTurn: number; calls: number }> {
+async function measure(c: Case): Promise<{ name: string; turnsPerSec: number; usPerTurn: number; cpuUsPerTurn: number; calls: number }> {
   const clock = fakeClock('2026-12-02T12:00:00.000Z');
   const agent = c.idle
     ? bare.agent({ name: 'Bench', provider: c.provider, tools, flows: [], clock })

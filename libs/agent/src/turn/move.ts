@@ -4,7 +4,7 @@ import { isKnown } from '../definition/coerce';
 import type { TalkStep } from '../types/flow';
 import type { Run } from '../types/session';
 import { DEFAULT_MAX_ASKS } from './definition';
-import { advance, endRun, kindOf, stepOf } from './runs';
+import { advance, endRun, stepOf } from './runs';
 import { isoAt, messageKey, recordOutcome, type TurnState } from './state';
 
 export type MoveStop =

@@ -1,21 +1,22 @@
 // engine.md §3: TurnResult.trace, one entry per model call and one per tool call.
-import { ProviderError } from '@falai/agent';
-import { agent, call, model, rounds } from './support';
+import { fakeClock, ProviderError } from '@falai/agent';
+import { agent, call, model, rounds, T0 } from './support';
 
 describe('TurnResult.trace', () => {
   it('records each model call and each tool call in order, with the clock\'s milliseconds', async () => {
-    let a: ReturnType<typeof agent>;
+    const clock = fakeClock(T0);
     const provider = model(
       rounds(
-        () => (a.clock.advance(120), { toolCalls: [call('preco', { cidade: 'Curitiba' }), call('x')], usage: { inputTokens: 100, outputTokens: 10 } }),
-        () => (a.clock.advance(80), { text: 'R$ 420', usage: { inputTokens: 150, outputTokens: 5, cachedInputTokens: 100 } }),
+        () => (clock.advance(120), { toolCalls: [call('preco', { cidade: 'Curitiba' }), call('x')], usage: { inputTokens: 100, outputTokens: 10 } }),
+        () => (clock.advance(80), { text: 'R$ 420', usage: { inputTokens: 150, outputTokens: 5, cachedInputTokens: 100 } }),
       ),
       () => ({ structured: { fields: {} }, usage: { inputTokens: 20, outputTokens: 2 } }),
     );
-    a = agent({
+    const a = agent({
       provider,
+      clock,
       fields: { cidade: { type: 'string' } },
-      tools: [{ id: 'preco', handler: () => (a.clock.advance(30), { value: { precoNoite: 420 } }) }],
+      tools: [{ id: 'preco', handler: () => (clock.advance(30), { value: { precoNoite: 420 } }) }],
     });
     const r = await a.turn({ sessionId: 's', message: 'quanto custa?' });
     expect(r.trace).toEqual([

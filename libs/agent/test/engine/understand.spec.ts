@@ -1,5 +1,5 @@
 // engine.md §3 step 1 and §1 values: the understand call, and values checked and coerced.
-import { ProviderError, ScriptedProvider } from '@falai/agent';
+import { ProviderError } from '@falai/agent';
 import { agent, model, says } from './support';
 
 const hotel = { id: 'hotel', name: 'Hotel', on: [{ message: ['quero um quarto', '!cancelar reserva'] }], steps: [{ id: 'fim', say: 'ok' }] };
