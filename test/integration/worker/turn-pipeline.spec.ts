@@ -1,6 +1,6 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis } from 'ioredis';
-import { ProviderError } from '@falai/agent';
+import { ProviderError, type ScheduledWake } from '@falai/agent';
 import { DbModule, PrismaService } from '@switchboard/db';
 import { sessionChannel, type SessionEvent } from '@switchboard/queue';
 import { AgentCatalog, type LoadedAgent } from '../../../apps/worker/src/agents/agent-catalog';
@@ -13,6 +13,7 @@ import { DrainSession } from '../../../apps/worker/src/turns/drain-session';
 import { LoadHistory } from '../../../apps/worker/src/turns/load-history';
 import { RunTurn } from '../../../apps/worker/src/turns/run-turn';
 import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
+import { WakeScheduler } from '../../../apps/worker/src/wakes/wake-scheduler';
 import { FakeAgent, loadedAgent } from './support/fake-agent';
 import { createSessionRows, queueInbound, unique, type SessionRows } from './support/rows';
 
@@ -27,6 +28,9 @@ describe('worker turn pipeline', () => {
   let redis: Redis;
   let leases: SessionLeases;
   let current: LoadedAgent;
+  // Records what the turns asked to be woken for (the real scheduler is tested with BullMQ).
+  const scheduled: { sessionId: string; wakes: ScheduledWake[] }[] = [];
+  const wakes = { schedule: async (_t: string, sessionId: string, w: ScheduledWake[]) => void scheduled.push({ sessionId, wakes: w }) };
   const env = loadWorkerEnv({ ...process.env, QUEUE_PREFIX: unique('sbt-pipe') });
 
   beforeAll(async () => {
@@ -39,6 +43,7 @@ describe('worker turn pipeline', () => {
         RunTurn,
         DrainSession,
         { provide: AgentCatalog, useValue: { forAgent: async () => current } },
+        { provide: WakeScheduler, useValue: wakes },
       ],
     }).compile();
     await mod.init();
@@ -155,11 +160,11 @@ describe('worker turn pipeline', () => {
     // Another worker commits this message while our turn is still thinking.
     agent.behaviour = async (_input, result) => {
       agent.behaviour = (_i, r) => r;
-      await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, message);
+      await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, { kind: 'messages', messages: [message] });
       return result;
     };
 
-    expect(await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, message)).toBeNull();
+    expect(await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, { kind: 'messages', messages: [message] })).toBeNull();
 
     const msgs = await conversation(rows.sessionId);
     expect(msgs.map((m) => [m.direction, m.status])).toEqual([
@@ -188,7 +193,7 @@ describe('worker turn pipeline', () => {
     };
 
     const message = await prisma.message.findUniqueOrThrow({ where: { id: m1 } });
-    const committed = await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, message);
+    const committed = await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, { kind: 'messages', messages: [message] });
 
     expect(committed?.version).toBe(2);
     expect(agent.inputs).toHaveLength(2);
@@ -289,6 +294,44 @@ describe('worker turn pipeline', () => {
     expect(await prisma.turn.count({ where: { sessionId: rows.sessionId } })).toBe(0);
   });
 
+  it('hands the wakes a turn asks for to the scheduler after the commit', async () => {
+    const agent = new FakeAgent();
+    const at = new Date(Date.now() + 60_000).toISOString();
+    agent.behaviour = (input, result) => ({ ...result, messages: [], schedule: [{ key: `hospedagem#${input.id}:oferta:1:retry:1`, at }] });
+    current = loadedAgent(agent);
+    const rows = await createSessionRows(prisma);
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+
+    await drain(rows, m1);
+
+    expect(scheduled.filter((s) => s.sessionId === rows.sessionId)).toEqual([
+      { sessionId: rows.sessionId, wakes: [{ key: `hospedagem#${m1}:oferta:1:retry:1`, at }] },
+    ]);
+  });
+
+  it('runs a wake as a turn that answers no inbound message, and commits nothing for a stale wake', async () => {
+    const agent = new FakeAgent();
+    agent.behaviour = (input, result) =>
+      input.wake === 'stale'
+        ? { ...result, changed: false, messages: [] }
+        : { ...result, messages: [{ text: 'voltei', kind: 'ai', key: `${input.wake}:msg` }] };
+    current = loadedAgent(agent);
+    const rows = await createSessionRows(prisma);
+
+    expect(await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, { kind: 'wake', key: 'stale', at: Date.now() })).toBeNull();
+    const committed = await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, { kind: 'wake', key: 'w1', at: Date.now() - 1000 });
+
+    expect(agent.inputs.map((i) => [i.wake, i.message, i.id])).toEqual([
+      ['stale', undefined, undefined],
+      ['w1', undefined, undefined],
+    ]);
+    expect(committed).toMatchObject({ answered: [], replies: [{ id: expect.any(String), text: 'voltei' }], version: 1 });
+    const turns = await prisma.turn.findMany({ where: { sessionId: rows.sessionId } });
+    expect(turns).toHaveLength(1);
+    expect(turns[0].queueWaitMs).toBeGreaterThanOrEqual(1000);
+    expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.text, m.key])).toEqual([['outbound', 'voltei', 'w1:msg']]);
+  });
+
   it('stops after its own message when the worker is stopping, leaving later ones to their jobs', async () => {
     const agent = new FakeAgent();
     current = loadedAgent(agent);
@@ -327,6 +370,7 @@ describe('worker turn pipeline: merge double texting', () => {
         SessionEvents,
         RunTurn,
         DrainSession,
+        { provide: WakeScheduler, useValue: { schedule: async () => undefined } },
         {
           provide: AgentCatalog,
           useValue: { forAgent: async () => loadedAgent(agent, { doubleTexting: { policy: 'merge', mergeWindowMs: 400 } }) },

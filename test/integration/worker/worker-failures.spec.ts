@@ -3,7 +3,9 @@ import { conciergeAgentConfig, type AgentConfig } from '@switchboard/agent-confi
 import type { PrismaClient } from '@switchboard/db';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
-import { call, startPrivateApi, type PrivateApi } from './support/private-api';
+import { Queue } from 'bullmq';
+import { QUEUES, redisConnection } from '@switchboard/queue';
+import { call, eventually, startPrivateApi, type PrivateApi } from './support/private-api';
 
 // Provider failures through the real worker process: a model that refuses for good ends the
 // run, the customer gets the agent's fallback message, and the Turn row carries the code; a
@@ -109,5 +111,35 @@ describe('worker: provider failures', () => {
     // Still answering other tenants.
     const ok = await createTenantFixture(prisma, { agentConfig: conciergeAgentConfig });
     expect((await post(ok)).replies).toEqual([{ id: expect.any(String), text: 'A diária em Curitiba sai por R$ 420. Posso reservar?' }]);
+  });
+
+  it('retries a deferred step through its wake job, which answers later', async () => {
+    const speakRules = conciergeScript.rules.filter((r) => r.call === 'speak');
+    const fx = await createTenantFixture(prisma, {
+      agentConfig: concierge({ rules: [...understandRules, { call: 'speak', fail: { kind: 'timeout' }, times: 1 }, ...speakRules] }),
+    });
+    const queue = new Queue(QUEUES.turns, { prefix: api.queuePrefix, connection: redisConnection(process.env.REDIS_URL!) });
+    try {
+      const answer = await post(fx);
+      expect(answer.replies).toEqual([]);
+
+      // The engine's first rung is one minute away; the job waits delayed, keyed by the wake.
+      const job = await eventually(async () =>
+        (await queue.getDelayed()).find((j) => j.data.sessionId === answer.sessionId && typeof j.data.wake === 'string'),
+      );
+      expect(job.data.wake).toMatch(/^hospedagem#.+:oferta:1:retry:\d+$/);
+      expect(job.opts.delay).toBeGreaterThan(50_000);
+      await job.promote();
+
+      const reply = await eventually(() =>
+        prisma.message.findFirst({ where: { sessionId: answer.sessionId, direction: 'outbound' } }),
+      );
+      expect(reply.text).toBe('A diária em Curitiba sai por R$ 420. Posso reservar?');
+      const turns = await prisma.turn.findMany({ where: { sessionId: answer.sessionId }, orderBy: { createdAt: 'asc' } });
+      expect(turns.map((t) => t.outcomeCodes.includes('provider-unavailable'))).toEqual([true, false]);
+      expect(turns[1].outcomeCodes).toContain('spoke');
+    } finally {
+      await queue.close();
+    }
   });
 });

@@ -55,7 +55,7 @@ export class DrainSession {
       const policy = await this.policyOf(req.tenantId, req.sessionId);
       const batch = policy.policy === 'merge' ? await this.burst(req, policy.mergeWindowMs ?? DEFAULT_MERGE_WINDOW_MS) : await this.pending(req, 1);
       if (batch.length === 0) break;
-      await this.runTurn.execute(req.tenantId, req.sessionId, batch);
+      await this.runTurn.execute(req.tenantId, req.sessionId, { kind: 'messages', messages: batch });
       turns++;
     }
     if (!ownSettled && req.ownMessageId) ownSettled = await this.isSettled(req.tenantId, req.ownMessageId);

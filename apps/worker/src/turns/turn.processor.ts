@@ -2,22 +2,27 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, type Job } from 'bullmq';
-import { QUEUES, type TurnJobData } from '@switchboard/queue';
+import { QUEUES } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { LEASE_BUSY_DELAY_MS, TURN_WORKER_OPTIONS } from '../config/worker-settings';
-import { SessionLeases } from '../lease/session-lease';
+import { SessionLeases, type Lease } from '../lease/session-lease';
+import type { TurnJobPayload } from '../wakes/turn-job';
 import { DrainSession } from './drain-session';
+import { RunTurn } from './run-turn';
 import { transientRetryDelayMs } from './turn-failure';
 
-/** TurnJobData plus what the worker itself records on a job between its tries. */
-type TurnJob = Job<TurnJobData & { providerRetries?: number }>;
+type TurnJob = Job<TurnJobPayload>;
 
-export type TurnJobResult = { status: 'already-answered' } | { status: 'drained'; turns: number };
+export type TurnJobResult =
+  | { status: 'already-answered' }
+  | { status: 'drained'; turns: number }
+  | { status: 'woke'; turns: number; committed: boolean };
 
 /**
- * Consumes `{turns}` jobs: "session S has work". Takes the session's lease, or puts the job back
- * as delayed (it keeps no place to lose: the holder answers every queued message of the session
- * in order, and this job then finds its message answered and ends at once).
+ * Consumes `{turns}` jobs: "session S has work" — a message to answer, or a wake to run. Takes
+ * the session's lease, or puts the job back as delayed: it keeps no place to lose, because the
+ * holder answers every queued message of the session in order, and this job then finds its
+ * message answered and ends at once.
  */
 @Processor(QUEUES.turns, TURN_WORKER_OPTIONS)
 export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
@@ -28,6 +33,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     @Inject(WORKER_ENV) private readonly env: WorkerEnv,
     private readonly leases: SessionLeases,
     private readonly drain: DrainSession,
+    private readonly runTurn: RunTurn,
   ) {
     super();
   }
@@ -57,17 +63,10 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     const lease = await this.leases.acquire(sessionId);
     if (!lease) return this.retryLater(job, token);
     try {
-      const result = await this.drain.execute({
-        tenantId,
-        sessionId,
-        ownMessageId: messageId,
-        lease,
-        stopping: () => this.stopping,
-      });
-      if (!result.ownSettled) return this.retryLater(job, token);
-      return { status: 'drained', turns: result.turns };
+      return job.data.wake ? await this.wake(job, token, lease) : await this.answer(job, token, lease);
     } catch (err) {
-      // The provider is down for now: the message stays queued and this job comes back later.
+      if (err instanceof DelayedError) throw err;
+      // The provider is down for now: the messages stay queued and this job comes back later.
       const retries = job.data.providerRetries ?? 0;
       const delay = transientRetryDelayMs(err, retries);
       if (delay === undefined) throw err;
@@ -79,6 +78,22 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     }
   }
 
+  private async answer(job: TurnJob, token: string | undefined, lease: Lease): Promise<TurnJobResult> {
+    const { tenantId, sessionId, messageId } = job.data;
+    const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, lease, stopping: () => this.stopping });
+    if (!result.ownSettled) return this.retryLater(job, token);
+    return { status: 'drained', turns: result.turns };
+  }
+
+  /** Customer messages waiting in the session go first (they hold the floor), then the wake runs. */
+  private async wake(job: TurnJob, token: string | undefined, lease: Lease): Promise<TurnJobResult> {
+    const { tenantId, sessionId, wake, wakeAt } = job.data;
+    const drained = await this.drain.execute({ tenantId, sessionId, lease, stopping: () => this.stopping });
+    if (this.stopping || !lease.isHeld) return this.retryLater(job, token);
+    const committed = await this.runTurn.execute(tenantId, sessionId, { kind: 'wake', key: wake!, at: wakeAt ?? job.timestamp });
+    return { status: 'woke', turns: drained.turns, committed: committed !== null };
+  }
+
   private async retryLater(job: TurnJob, token: string | undefined, delayMs?: number): Promise<never> {
     const delay = delayMs ?? LEASE_BUSY_DELAY_MS.min + Math.floor(Math.random() * LEASE_BUSY_DELAY_MS.jitter);
     await job.moveToDelayed(Date.now() + delay, token);
@@ -86,11 +101,10 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
   }
 
   @OnWorkerEvent('failed')
-  onFailed(job: Job<TurnJobData> | undefined, err: Error): void {
-    const errorId = randomUUID();
+  onFailed(job: TurnJob | undefined, err: Error): void {
     this.logger.error({
       msg: 'turn job failed',
-      errorId,
+      errorId: randomUUID(),
       jobId: job?.id,
       sessionId: job?.data.sessionId,
       attemptsMade: job?.attemptsMade,

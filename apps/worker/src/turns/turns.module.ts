@@ -1,6 +1,4 @@
 import { Module } from '@nestjs/common';
-import { BullModule } from '@nestjs/bullmq';
-import { QUEUES } from '@switchboard/queue';
 import { AgentsModule } from '../agents/agents.module';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { SessionLeases } from '../lease/session-lease';
@@ -12,9 +10,10 @@ import { LoadHistory } from './load-history';
 import { RunTurn } from './run-turn';
 import { SessionEvents } from './session-events';
 import { TurnProcessor } from './turn.processor';
+import { WakesModule } from '../wakes/wakes.module';
 
 @Module({
-  imports: [BullModule.registerQueue({ name: QUEUES.turns }), AgentsModule],
+  imports: [WakesModule, AgentsModule],
   providers: [
     {
       provide: SessionLeases,
