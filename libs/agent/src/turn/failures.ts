@@ -26,7 +26,8 @@ export function planFailure(error: ProviderError, failures: number, now: Date): 
     case 'invalid':
       return { effect: 'end', code: 'provider-invalid' };
     default:
-      return ladder('provider-unavailable', failures, now, undefined);
+      // A server that said how long to wait (Retry-After) is not asked again sooner.
+      return ladder('provider-unavailable', failures, now, error.retryAfterMs !== undefined ? new Date(now.getTime() + error.retryAfterMs) : undefined);
   }
 }
 

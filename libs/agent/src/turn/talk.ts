@@ -36,7 +36,7 @@ export async function talk(state: TurnState, run: Run, step: TalkStep, asks: str
       agentInstructions: state.def.instructions,
       instructions: flow?.instructions,
       prompt: step.prompt,
-      asks: asks.map((slug) => ({ slug, how: step.ask?.[slug] ?? fields[slug].ask ?? `Ask for ${fields[slug].label ?? slug}.` })),
+      asks: asks.map((slug) => ({ slug, how: step.ask?.[slug] ?? fields[slug].ask ?? `Ask the customer for ${slug}.` })),
       slugs: asks,
       known: knownData(state.session.data),
     }),

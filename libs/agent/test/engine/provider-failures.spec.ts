@@ -116,6 +116,14 @@ describe('provider failures in a talk step', () => {
     expect(r2.outcomes[0]).toMatchObject({ status: 'deferred', code: 'provider-quota', until: at(60_000) });
   });
 
+  it('a stated Retry-After later than the rung sets the retry time', async () => {
+    const provider = model(() => {
+      throw new ProviderError({ kind: 'rate-limited', message: 'slow down', retryAfterMs: 120_000 });
+    });
+    const r = await agent({ provider, flows }).turn({ sessionId: 's', message: 'oi' });
+    expect(r.outcomes[0]).toMatchObject({ status: 'deferred', code: 'provider-unavailable', until: at(120_000) });
+  });
+
   it.each<[ProviderErrorKind, string]>([
     ['quota', 'provider-quota'],
     ['auth', 'provider-auth'],
