@@ -42,10 +42,14 @@ export async function runTurn(def: AgentDefinition, input: TurnInput, sink?: Del
   return finish(def, state, loaded.managed, loaded.session.version);
 }
 
-/** Nothing was sent, and the run that took the message (if any) completed without speaking. */
+/**
+ * Nothing was sent, and the run that took the message (if any) ended without speaking: it
+ * completed, or its step vanished from a new agent version. A provider failure is not
+ * covered: the host answers with its fallback.
+ */
 function unanswered(state: TurnState, run: Run | undefined): boolean {
   if (state.answered || state.messages.length > 0) return false;
-  return !run || state.ended.some((e) => e.id === run.id && e.reason === 'completed');
+  return !run || state.ended.some((e) => e.id === run.id && (e.reason === 'completed' || e.code === 'missing-step'));
 }
 
 function createState(def: AgentDefinition, input: TurnInput, session: Session, now: Date, sink: DeltaSink | undefined): TurnState {

@@ -147,4 +147,15 @@ describe('steps', () => {
     const r = await a.turn({ sessionId: 's', message: 'Recife, 3 noites' });
     expect(r.session.data).toEqual({ cidade: 'Recife', noites: 3 });
   });
+
+  it('a live run whose step is gone from a new agent version ends failed (missing-step) and the idle speaker answers', async () => {
+    const provider = model(speaker);
+    const old = agent({ provider, fields, flows: catchAll([{ id: 'onde', collect: ['cidade'] }]) });
+    const first = await old.turn({ sessionId: 's', message: 'oi' });
+    const next = agent({ provider, fields, flows: catchAll([{ id: 'cidade', collect: ['cidade'] }]) });
+    const r = await next.turn({ sessionId: 's', message: 'Recife', session: first.session });
+    expect(r.ended).toEqual([expect.objectContaining({ reason: 'failed', code: 'missing-step' })]);
+    expect(r.outcomes[0]).toMatchObject({ status: 'failed', code: 'missing-step', stepId: 'onde' });
+    expect(r.messages).toEqual([expect.objectContaining({ kind: 'ai', key: expect.stringMatching(/^idle:/) })]);
+  });
 });
