@@ -33,6 +33,12 @@ export class Attempt {
     }, this.timeoutMs);
   }
 
+  /** Stops the timer until the next `touch`. */
+  pause(): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.timer = undefined;
+  }
+
   /** Cuts the connection of an attempt whose reader went away (a stream closed early). */
   cancel(): void {
     if (!this.controller.signal.aborted) this.controller.abort(new Error('stream closed by the reader'));

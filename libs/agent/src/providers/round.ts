@@ -56,13 +56,24 @@ export async function* runStreamRound<C>(options: StreamRoundOptions<C>): AsyncG
     const accumulator = options.accumulator();
     let yielded = false;
     let failure: ProviderError;
+    let iterator: AsyncIterator<C> | undefined;
     try {
-      const chunks = await options.open(attempt.signal);
-      for await (const chunk of chunks) {
+      iterator = (await options.open(attempt.signal))[Symbol.asyncIterator]();
+      const aborted = rejectOnAbort(attempt.signal);
+      for (;;) {
+        // Raced against the signal: an SDK stream aborted between two reads can leave its next
+        // read pending forever.
+        const pending = iterator.next();
+        pending.catch(() => undefined); // a read left behind by an abort must not go unhandled
+        const next = await Promise.race([pending, aborted]);
+        if (next.done) break;
+        const chunk = next.value;
         attempt.touch();
         const delta = accumulator.add(chunk);
         if (delta) {
           yielded = true;
+          // The clock stops while the reader handles the delta: a slow reader is not a slow server.
+          attempt.pause();
           yield { delta };
           attempt.touch();
         }
@@ -79,10 +90,22 @@ export async function* runStreamRound<C>(options: StreamRoundOptions<C>): AsyncG
     } finally {
       attempt.cancel();
       attempt.dispose();
+      // Not awaited: closing an aborted SDK stream may never settle.
+      iterator?.return?.().catch(() => undefined);
     }
     if (yielded || !isRetryable(failure) || index >= policy.maxRetries || signal?.aborted) throw failure;
     const delay = retryDelayMs(failure, index, policy, random);
     if (delay === null) throw failure;
     await sleep(delay, signal);
   }
+}
+
+/** A promise that rejects with the signal's reason once it aborts; never unhandled. */
+function rejectOnAbort(signal: AbortSignal): Promise<never> {
+  const promise = new Promise<never>((_, reject) => {
+    if (signal.aborted) reject(signal.reason);
+    else signal.addEventListener('abort', () => reject(signal.reason), { once: true });
+  });
+  promise.catch(() => undefined);
+  return promise;
 }

@@ -199,6 +199,36 @@ describe('OpenAIProvider against a fake Chat Completions server', () => {
       expect(server!.requests).toHaveLength(1);
     });
 
+    it('a reader slower than the timeout does not time the stream out', async () => {
+      const p = await provider([{ reply: { content: 'Uma resposta em várias partes.' } }], { timeoutMs: 500, maxRetries: 0 });
+      const seen: string[] = [];
+      for await (const chunk of p.stream(speak())) {
+        if ('delta' in chunk) {
+          seen.push(chunk.delta);
+          if (seen.length === 1) await new Promise((resolve) => setTimeout(resolve, 1_200));
+        }
+      }
+      expect(seen.join('')).toBe('Uma resposta em várias partes.');
+    });
+
+    it("the caller's abort while the reader holds a delta ends the stream promptly", async () => {
+      const p = await provider([{ reply: { content: 'Uma resposta em várias partes.' } }], { timeoutMs: 5_000, maxRetries: 0 });
+      const controller = new AbortController();
+      const started = Date.now();
+      const err = await failure(
+        (async () => {
+          for await (const chunk of p.stream(speak({ signal: controller.signal }))) {
+            if ('delta' in chunk) {
+              controller.abort();
+              await new Promise((resolve) => setTimeout(resolve, 50));
+            }
+          }
+        })(),
+      );
+      expect(err).toMatchObject({ kind: 'timeout', message: 'The request was aborted by the caller.' });
+      expect(Date.now() - started).toBeLessThan(3_000);
+    });
+
     it('an error event inside the stream is mapped by its type', async () => {
       const p = await provider([
         { streamThenError: { completion: { content: 'Olá, tudo bem?' }, error: { message: 'The server is overloaded', type: 'server_error' } } },
