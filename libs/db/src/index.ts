@@ -3,3 +3,5 @@ export * from './create-prisma-client';
 export * from './prisma.service';
 export * from './db.module';
 export * from './api-keys';
+export * from './secrets';
+export * from './usage';

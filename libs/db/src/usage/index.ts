@@ -1,0 +1,2 @@
+export * from './latency-buckets';
+export * from './record-turn-usage';
