@@ -64,6 +64,16 @@ describe('ScriptedProvider', () => {
     expect(p.calls('speak')[0].history).toEqual([{ role: 'user', content: 'oi' }]);
   });
 
+  it('fromJson keeps only the last 100 requests; recordLimit sets another bound', async () => {
+    const p = ScriptedProvider.fromJson(conciergeScript);
+    for (let i = 0; i < 105; i += 1) await p.generate(understandReq(`m${i}`));
+    expect(p.requests).toHaveLength(100);
+    expect(p.requests[0].history).toEqual([{ role: 'user', content: 'm5' }]);
+    const small = new ScriptedProvider({ rules: conciergeScript, recordLimit: 2 });
+    for (let i = 0; i < 3; i += 1) await small.generate(understandReq(`m${i}`));
+    expect(small.requests.map((r) => r.history[0])).toEqual([{ role: 'user', content: 'm1' }, { role: 'user', content: 'm2' }]);
+  });
+
   it('fails a call with any ProviderError kind, and `times` limits how often a rule answers', async () => {
     const p = new ScriptedProvider({
       rules: [

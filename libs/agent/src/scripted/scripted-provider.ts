@@ -24,7 +24,12 @@ export interface ScriptedProviderOptions {
   script?: ScriptFn;
   latencyMs?: number;
   model?: string;
+  /** Keep only the last N requests (a long-lived demo provider must not grow without end). Default: all. */
+  recordLimit?: number;
 }
+
+/** What `fromJson` keeps: enough to inspect a demo, bounded for a long-running worker. */
+export const JSON_RECORD_LIMIT = 100;
 
 export class ScriptedProvider implements AiProvider {
   readonly name = 'scripted';
@@ -34,6 +39,7 @@ export class ScriptedProvider implements AiProvider {
   private readonly rules: ScriptRule[];
   private readonly script?: ScriptFn;
   private readonly latencyMs: number;
+  private readonly recordLimit: number;
   private readonly fired = new Map<ScriptRule, number>();
 
   /** `new ScriptedProvider({ rules })` for JSON rules, `new ScriptedProvider(fn)` for a function script. */
@@ -44,11 +50,12 @@ export class ScriptedProvider implements AiProvider {
     this.script = opts.script;
     this.latencyMs = opts.latencyMs ?? json.latencyMs ?? 0;
     this.model = opts.model ?? json.model ?? 'scripted';
+    this.recordLimit = opts.recordLimit ?? Number.POSITIVE_INFINITY;
   }
 
   /** Builds one from stored JSON (an agent config); throws ScriptError on a bad rule. */
-  static fromJson(json: unknown): ScriptedProvider {
-    return new ScriptedProvider({ rules: parseScript(json) });
+  static fromJson(json: unknown, options: { recordLimit?: number } = {}): ScriptedProvider {
+    return new ScriptedProvider({ rules: parseScript(json), recordLimit: options.recordLimit ?? JSON_RECORD_LIMIT });
   }
 
   /** Requests of one call kind, for assertions. */
@@ -60,6 +67,7 @@ export class ScriptedProvider implements AiProvider {
     const index = this.requests.length;
     const { signal: _signal, ...recorded } = req;
     this.requests.push(structuredClone(recorded));
+    if (this.requests.length > this.recordLimit) this.requests.splice(0, this.requests.length - this.recordLimit);
 
     if (this.script) {
       const scripted = await this.script(req, index);
