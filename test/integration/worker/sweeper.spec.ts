@@ -8,6 +8,7 @@ import { WorkerEnvModule } from '../../../apps/worker/src/config/worker-env.modu
 import { RedisModule } from '../../../apps/worker/src/redis/redis.module';
 import { Sweeper, sweepJobId } from '../../../apps/worker/src/sweeper/sweeper';
 import { SweeperModule } from '../../../apps/worker/src/sweeper/sweeper.module';
+import { wakeJobId } from '../../../apps/worker/src/wakes/wake-scheduler';
 import { createSessionRows, queueInbound, unique } from './support/rows';
 
 // The sweeper against the real Postgres and Redis, with no turn worker consuming the queue, so
@@ -89,6 +90,43 @@ describe('sweeper', () => {
     await failing!.remove();
     await mods[0].get(Sweeper).sweepOnce();
     expect((await queue.getJob(sweepJobId(m)))?.data.messageId).toBe(m);
+  });
+
+  it('re-adds the job of a wake past due that lives only in the saved session state', async () => {
+    const rows = await createSessionRows(prisma);
+    const later = await createSessionRows(prisma);
+    const waitingRun = (key: string, at: Date) => ({
+      id: 'hospedagem#m1',
+      flowId: 'hospedagem',
+      stepId: 'oferta',
+      status: 'waiting',
+      asked: {},
+      visits: { oferta: 1 },
+      startedAt: new Date(0).toISOString(),
+      outcomes: [],
+      waiting: { key, at: at.toISOString(), reason: 'retry' },
+    });
+    const state = (id: string, runs: unknown[]) => ({ id, version: 1, data: {}, runs, claims: {}, inputs: [], metadata: {} });
+    const dueKey = `hospedagem#m1:oferta:1:retry:${Date.now() - 60_000}`;
+    await prisma.session.update({
+      where: { id: rows.sessionId },
+      data: { version: 1, state: state(rows.sessionId, [waitingRun(dueKey, new Date(Date.now() - 60_000))]) },
+    });
+    await prisma.session.update({
+      where: { id: later.sessionId },
+      data: { version: 1, state: state(later.sessionId, [waitingRun('not-yet', new Date(Date.now() + 60_000))]) },
+    });
+
+    const report = await mods[0].get(Sweeper).sweepOnce();
+
+    expect(report.wakesEnqueued).toBeGreaterThanOrEqual(1);
+    const job = await queue.getJob(wakeJobId(rows.sessionId, dueKey));
+    expect(job?.data).toMatchObject({ tenantId: rows.tenantId, sessionId: rows.sessionId, wake: dueKey });
+    expect(await queue.getJob(wakeJobId(later.sessionId, 'not-yet'))).toBeUndefined();
+
+    await mods[0].get(Sweeper).sweepOnce();
+    const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized']);
+    expect(jobs.filter((j) => (j.data as { wake?: string }).wake === dueKey)).toHaveLength(1);
   });
 
   it('lets one worker sweep per interval', async () => {

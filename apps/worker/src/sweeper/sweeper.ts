@@ -7,6 +7,7 @@ import { QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { SWEEP_BATCH } from '../config/worker-settings';
 import { REDIS } from '../redis/redis.module';
+import { WakeScheduler, wakeJobId } from '../wakes/wake-scheduler';
 
 /** The job id the sweeper uses for a message whose own job is gone or finished. */
 export function sweepJobId(messageId: string): string {
@@ -20,12 +21,23 @@ export interface SweepReport {
   stale: number;
   /** Of those, the ones that had no live job and got one. */
   enqueued: number;
+  /** Wakes past due by more than the grace period (from the runs waiting in session state). */
+  dueWakes: number;
+  /** Of those, the ones that had no live job and got one. */
+  wakesEnqueued: number;
+}
+
+interface DueWake {
+  sessionId: string;
+  tenantId: string;
+  key: string;
+  at: Date;
 }
 
 /**
  * Postgres is the source of truth: a message accepted but still `queued` after the grace period
  * with no live job (a lost enqueue, a crashed worker whose job failed, a flushed Redis) gets a
- * new job. One sweep per interval across all workers: a Redis key taken with NX and left to
+ * new job, and so does a wake past due (a run `waiting` in the saved session state). One sweep per interval across all workers: a Redis key taken with NX and left to
  * expire decides who sweeps.
  */
 @Injectable()
@@ -39,6 +51,7 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
     @Inject(REDIS) private readonly redis: Redis,
     @InjectQueue(QUEUES.turns) private readonly queue: Queue<TurnJobData>,
     private readonly prisma: PrismaService,
+    private readonly wakes: WakeScheduler,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -83,15 +96,40 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
       );
       enqueued++;
     }
-    if (stale.length > 0) this.logger.log({ msg: 'sweep', stale: stale.length, enqueued });
-    return { stale: stale.length, enqueued };
+    const due = await this.dueWakes(new Date(now - this.env.SWEEPER_GRACE_MS));
+    let wakesEnqueued = 0;
+    for (const w of due) {
+      if (await this.isLive(wakeJobId(w.sessionId, w.key))) continue;
+      await this.wakes.enqueue(w.tenantId, w.sessionId, w.key, w.at.getTime(), true);
+      wakesEnqueued++;
+    }
+    const report = { stale: stale.length, enqueued, dueWakes: due.length, wakesEnqueued };
+    if (stale.length > 0 || due.length > 0) this.logger.log({ msg: 'sweep', ...report });
+    return report;
   }
 
   private async hasLiveJob(messageId: string): Promise<boolean> {
-    for (const id of [turnJobId(messageId), sweepJobId(messageId)]) {
-      const state = await this.queue.getJobState(id);
-      if (LIVE_STATES.has(state)) return true;
-    }
-    return false;
+    return (await this.isLive(turnJobId(messageId))) || (await this.isLive(sweepJobId(messageId)));
+  }
+
+  private async isLive(jobId: string): Promise<boolean> {
+    return LIVE_STATES.has(await this.queue.getJobState(jobId));
+  }
+
+  /** Runs waiting in saved session state whose wake was due before `before`. */
+  private dueWakes(before: Date): Promise<DueWake[]> {
+    return this.prisma.$queryRaw<DueWake[]>`
+      SELECT s."id" AS "sessionId", s."tenantId" AS "tenantId",
+             r->'waiting'->>'key' AS "key", (r->'waiting'->>'at')::timestamptz AS "at"
+      FROM "Session" s
+      CROSS JOIN LATERAL jsonb_array_elements(
+        CASE WHEN jsonb_typeof(s."state"->'runs') = 'array' THEN s."state"->'runs' ELSE '[]'::jsonb END
+      ) AS r
+      WHERE s."state" @> '{"runs":[{"status":"waiting"}]}'
+        AND r->>'status' = 'waiting'
+        AND r->'waiting'->>'key' IS NOT NULL
+        AND (r->'waiting'->>'at')::timestamptz < ${before}
+      ORDER BY "at"
+      LIMIT ${SWEEP_BATCH}`;
   }
 }
