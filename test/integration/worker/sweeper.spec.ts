@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Queue } from 'bullmq';
-import { DbModule, PrismaService } from '@switchboard/db';
+import { DbModule, PrismaService, type Prisma } from '@switchboard/db';
 import { QUEUES, redisConnection, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
 import { WorkerEnvModule } from '../../../apps/worker/src/config/worker-env.module';
@@ -106,7 +106,8 @@ describe('sweeper', () => {
       outcomes: [],
       waiting: { key, at: at.toISOString(), reason: 'retry' },
     });
-    const state = (id: string, runs: unknown[]) => ({ id, version: 1, data: {}, runs, claims: {}, inputs: [], metadata: {} });
+    const state = (id: string, runs: object[]): Prisma.InputJsonObject =>
+      ({ id, version: 1, data: {}, runs, claims: {}, inputs: [], metadata: {} }) as Prisma.InputJsonObject;
     const dueKey = `hospedagem#m1:oferta:1:retry:${Date.now() - 60_000}`;
     await prisma.session.update({
       where: { id: rows.sessionId },
