@@ -8,6 +8,8 @@ import { createMigratedDatabase, dropDatabase, uniqueName } from '../../support/
 
 // Runs the real seed entry point, as `npm run demo` and the compose `migrate` service do, on a
 // database of its own (the seed's tenant slug and emails are fixed, so it cannot share one).
+// Each run compiles the seed's imports with swc on start, which is slow on a loaded CI machine;
+// jest ignores the project-level testTimeout, so every hook and test sets its own.
 
 const root = path.join(__dirname, '../../..');
 const TABLES = ['User', 'Tenant', 'Agent', 'AgentVersion', 'Channel', 'ApiKey'] as const;
@@ -33,12 +35,12 @@ beforeAll(async () => {
   url = await createMigratedDatabase(name);
   db = new Client({ connectionString: url });
   await db.connect();
-});
+}, 60_000);
 
 afterAll(async () => {
   await db?.end();
   if (name) await dropDatabase(name);
-});
+}, 60_000);
 
 it('seeds the admin, the Demo Hotel tenant and owner, the published Concierge, its channel and key; a second run changes nothing', async () => {
   const first = await runSeed();
@@ -72,7 +74,7 @@ it('seeds the admin, the Demo Hotel tenant and owner, the published Concierge, i
   const second = await runSeed();
   expect(second).toContain('nothing changed');
   expect(await snapshot()).toEqual(seeded);
-}, 60_000);
+}, 180_000);
 
 it('restores the documented password and the demo key when they were changed, and leaves an existing agent alone', async () => {
   await runSeed();
@@ -85,7 +87,7 @@ it('restores the documented password and the demo key when they were changed, an
   expect(out).toContain('the environment asks for "openai"');
   const { rows } = await db.query(`SELECT config FROM "Agent"`);
   expect(rows).toEqual([{ config: expect.objectContaining({ provider: expect.objectContaining({ kind: 'scripted' }) }) }]);
-}, 60_000);
+}, 180_000);
 
 it('seeds the Concierge on OpenAI gpt-4o-mini when OPENAI_API_KEY is set', async () => {
   const other = uniqueName('sb_seed_openai');
@@ -103,4 +105,4 @@ it('seeds the Concierge on OpenAI gpt-4o-mini when OPENAI_API_KEY is set', async
   } finally {
     await dropDatabase(other);
   }
-}, 60_000);
+}, 180_000);
