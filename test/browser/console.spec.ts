@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { PrismaClient } from '@switchboard/db';
 import type { Browser, Page } from 'playwright-core';
-import { apiUrl, createSession, createTenant, createUser, openDb, PASSWORD, unique } from '../integration/admin/support/admin-fixtures';
+import { apiUrl, createSession, createTenant, createTurn, createUser, openDb, PASSWORD, unique } from '../integration/admin/support/admin-fixtures';
 import { launchChromium } from './support/chromium';
 import { ensureConsoleBuilt } from './support/console-build';
 
@@ -36,10 +36,11 @@ describe('the console in a browser', () => {
     const t = await createTenant(db);
     const user = await createUser(db, 'owner', t.tenant.id);
     const externalKey = unique('whatsapp-5541');
-    await createSession(db, t, {
+    const session = await createSession(db, t, {
       externalKey,
       texts: ['Quero um quarto em Curitiba', 'Claro! Para quais datas?', 'De 10 a 12 de março'],
     });
+    await createTurn(db, t, session.id, { llmCalls: 7, inputTokens: 1234, outputTokens: 56, outcomeCodes: ['answered'] });
 
     await page.goto(apiUrl('/admin/'));
     await page.getByLabel('Email').fill(user.email);
@@ -65,6 +66,10 @@ describe('the console in a browser', () => {
       'De 10 a 12 de março',
     ]);
     await expect(page.getByTestId('message-outbound').count()).resolves.toBe(1);
+    const turn = page.getByTestId('turns').getByRole('row').filter({ hasText: 'scripted-model' });
+    await turn.waitFor();
+    const cells = await turn.getByRole('cell').allTextContents();
+    expect(cells).toEqual(expect.arrayContaining(['7', '1,234', '56', 'answered']));
     await page.screenshot({ path: join(SCREENSHOTS, 'session.png'), fullPage: true });
 
     // The Messages list names each message's session through a reference (react-admin getMany).

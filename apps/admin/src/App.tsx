@@ -1,6 +1,7 @@
 import ChatIcon from '@mui/icons-material/Chat';
 import ForumIcon from '@mui/icons-material/Forum';
 import BusinessIcon from '@mui/icons-material/Business';
+import BoltIcon from '@mui/icons-material/Bolt';
 import { Admin, Resource } from 'react-admin';
 import { authProvider } from './api/auth-provider';
 import { dataProvider } from './api/data-provider';
@@ -10,6 +11,7 @@ import { MessageList } from './messages/MessageList';
 import { SessionList } from './sessions/SessionList';
 import { SessionShow } from './sessions/SessionShow';
 import { TenantList } from './tenants/TenantList';
+import { TurnList } from './turns/TurnList';
 
 export function App() {
   return (
@@ -25,6 +27,7 @@ export function App() {
       {(role: string | undefined) => [
         <Resource key="sessions" name="sessions" list={SessionList} show={SessionShow} icon={ForumIcon} recordRepresentation="externalKey" />,
         <Resource key="messages" name="messages" list={MessageList} icon={ChatIcon} />,
+        <Resource key="turns" name="turns" list={TurnList} icon={BoltIcon} />,
         role === 'platform_admin' ? <Resource key="tenants" name="tenants" list={TenantList} icon={BusinessIcon} /> : null,
       ]}
     </Admin>

@@ -33,8 +33,8 @@ describe('the admin role guard', () => {
     });
   });
 
-  it.each(['platform_admin', 'owner', 'admin', 'operator', 'viewer'] as const)('lets a %s read sessions, messages and stats', async (role) => {
-    for (const path of ['/v1/admin/sessions', '/v1/admin/messages', '/v1/admin/stats']) {
+  it.each(['platform_admin', 'owner', 'admin', 'operator', 'viewer'] as const)('lets a %s read sessions, messages, turns and stats', async (role) => {
+    for (const path of ['/v1/admin/sessions', '/v1/admin/messages', '/v1/admin/turns', '/v1/admin/stats']) {
       const res = await adminGet(tokens[role], path);
       expect({ path, status: res.status }).toEqual({ path, status: 200 });
     }

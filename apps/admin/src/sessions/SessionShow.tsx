@@ -1,5 +1,6 @@
 import { Divider, Typography } from '@mui/material';
-import { DateField, NumberField, Pagination, ReferenceManyField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { Datagrid, DateField, NumberField, Pagination, ReferenceManyField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { turnColumns } from '../turns/TurnColumns';
 import { SessionStatusChip } from './SessionStatusChip';
 import { Transcript } from './Transcript';
 
@@ -29,6 +30,21 @@ export function SessionShow() {
           pagination={<Pagination rowsPerPageOptions={[100]} />}
         >
           <Transcript />
+        </ReferenceManyField>
+        <Divider />
+        <Typography variant="h6">Turns</Typography>
+        <ReferenceManyField
+          label={false}
+          reference="turns"
+          target="sessionId"
+          sort={{ field: 'createdAt', order: 'ASC' }}
+          perPage={50}
+          pagination={<Pagination rowsPerPageOptions={[50]} />}
+          empty={<Typography color="text.secondary">No turn has run for this session yet.</Typography>}
+        >
+          <Datagrid bulkActionButtons={false} rowClick={false} data-testid="turns">
+            {turnColumns}
+          </Datagrid>
         </ReferenceManyField>
       </SimpleShowLayout>
     </Show>

@@ -8,13 +8,14 @@ import { MessagesController } from './messages/messages.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { StatsController } from './stats/stats.controller';
 import { TenantsController } from './tenants/tenants.controller';
+import { TurnsController } from './turns/turns.controller';
 
 /**
  * Console login and the admin REST the console reads (react-admin simple-REST dialect) under
  * /v1/admin. Needs PrismaService, ENV and REDIS from the global CoreModule.
  */
 @Module({
-  controllers: [AuthController, SessionsController, MessagesController, TenantsController, StatsController],
+  controllers: [AuthController, SessionsController, MessagesController, TurnsController, TenantsController, StatsController],
   providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle],
   exports: [AccessTokenService, AdminAuthGuard],
 })

@@ -88,3 +88,26 @@ export async function adminGet(token: string, path: string, query: Record<string
   const text = await res.text();
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined };
 }
+
+export async function createTurn(
+  db: PrismaClient,
+  t: { tenant: { id: string }; agent: { id: string } },
+  sessionId: string,
+  usage: { llmCalls: number; inputTokens?: number; outputTokens?: number; outcomeCodes?: string[]; createdAt?: Date },
+) {
+  return db.turn.create({
+    data: {
+      tenantId: t.tenant.id,
+      sessionId,
+      agentId: t.agent.id,
+      provider: 'scripted',
+      model: 'scripted-model',
+      llmCalls: usage.llmCalls,
+      inputTokens: usage.inputTokens ?? 0,
+      outputTokens: usage.outputTokens ?? 0,
+      outcomeCodes: usage.outcomeCodes ?? [],
+      totalMs: 120,
+      createdAt: usage.createdAt,
+    },
+  });
+}
