@@ -47,9 +47,11 @@ describe('the console in a browser', () => {
     await page.getByLabel('Password').fill(PASSWORD);
     await page.getByRole('button', { name: 'Sign in' }).click();
 
-    // The dashboard reads /v1/admin/stats for this tenant: one session, three messages.
+    // The dashboard reads /v1/admin/stats for this tenant: one session, three messages, 7 LLM calls.
     await page.getByTestId('stat-sessions').getByText('1', { exact: true }).waitFor();
     await page.getByTestId('stat-messages').getByText('3', { exact: true }).waitFor();
+    await page.getByTestId('stat-llmCalls').getByText('7', { exact: true }).waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard.png') });
 
     await page.getByRole('menuitem', { name: 'Sessions' }).click();
     const row = page.getByRole('row').filter({ hasText: externalKey });
