@@ -1,7 +1,7 @@
 // Moving a run through its steps (engine.md §2) until a talk step needs to speak, the run must
 // wait for the next message, or the run ends. Say steps on the way are sent at once.
 import { isKnown } from '../definition/coerce';
-import type { TalkStep } from '../types/flow';
+import { isSayStep, type TalkStep } from '../types/flow';
 import type { Run } from '../types/session';
 import { DEFAULT_MAX_ASKS } from './definition';
 import { advance, endRun, stepOf } from './runs';
@@ -29,7 +29,7 @@ export function move(state: TurnState, run: Run): MoveStop {
     }
     const where = { runId: run.id, flowId: run.flowId, stepId: step.id };
 
-    if ('say' in step && typeof step.say === 'string') {
+    if (isSayStep(step)) {
       state.messages.push({ text: step.say, kind: 'verbatim', key: messageKey(run) });
       state.session.lastAssistantAt = isoAt(state);
       recordOutcome(state, { ...where, kind: 'say', status: 'ok', code: 'said' }, run);

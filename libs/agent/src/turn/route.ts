@@ -14,24 +14,24 @@ export interface Startable {
   catchAll: boolean;
 }
 
-/** Flows with no live run and a trigger still allowed to fire (`repeat: "always"`, or never claimed). */
+/**
+ * Flows with no live run and a trigger still allowed to fire (`repeat: "always"`, or never
+ * claimed). A flow may appear twice: by its phrases, and as a catch-all (`message: []`).
+ */
 export function startableFlows(state: TurnState): Startable[] {
   const live = new Set(state.session.runs.map((r) => r.flowId));
   const out: Startable[] = [];
   for (const flow of state.def.flows) {
     if (live.has(flow.id)) continue;
     const triggers = flow.on ?? [];
-    const index = triggers.findIndex(
-      (t, i) => t.repeat === 'always' || state.session.claims[`${flow.id}:${i}`] === undefined,
-    );
-    if (index < 0) continue;
-    const catchAll = triggers[index].message.length === 0;
-    // A flow with a catch-all and phrase triggers competes by its phrases first.
-    const phraseIndex = triggers.findIndex(
-      (t, i) => t.message.length > 0 && (t.repeat === 'always' || state.session.claims[`${flow.id}:${i}`] === undefined),
-    );
-    if (phraseIndex >= 0) out.push({ flow, claim: `${flow.id}:${phraseIndex}`, catchAll: false });
-    else if (catchAll) out.push({ flow, claim: `${flow.id}:${index}`, catchAll: true });
+    const claimable = (catchAll: boolean) =>
+      triggers.findIndex(
+        (t, i) => (t.message.length === 0) === catchAll && (t.repeat === 'always' || state.session.claims[`${flow.id}:${i}`] === undefined),
+      );
+    const byPhrase = claimable(false);
+    if (byPhrase >= 0) out.push({ flow, claim: `${flow.id}:${byPhrase}`, catchAll: false });
+    const byDefault = claimable(true);
+    if (byDefault >= 0) out.push({ flow, claim: `${flow.id}:${byDefault}`, catchAll: true });
   }
   return out;
 }

@@ -1,5 +1,5 @@
 // A run's life: start, step to step, suspend, resume, end. Pure bookkeeping on the session.
-import type { Flow, Step } from '../types/flow';
+import { type Flow, isSayStep, type Step } from '../types/flow';
 import type { Run } from '../types/session';
 import type { EndReason } from '../types/turn';
 import type { OutcomeCode } from '../types/outcome';
@@ -93,7 +93,7 @@ export function resume(run: Run): void {
 }
 
 export function kindOf(step: Step): 'prompt' | 'collect' | 'say' {
-  if ('say' in step && typeof step.say === 'string') return 'say';
+  if (isSayStep(step)) return 'say';
   return step.collect && step.collect.length > 0 ? 'collect' : 'prompt';
 }
 

@@ -2,7 +2,7 @@
 // field values. Skipped when there is nothing to judge. A failed call throws ProviderError from
 // the turn: nothing ran yet, and the host retries the input.
 import { extractMode, isKnown } from '../definition/coerce';
-import type { Flow } from '../types/flow';
+import { type Flow, isSayStep, type TalkStep } from '../types/flow';
 import type { Run } from '../types/session';
 import { callModel } from './call-model';
 import { pendingOf } from './move';
@@ -11,7 +11,6 @@ import { floorHolder, stepOf } from './runs';
 import { startableFlows } from './route';
 import { writeReported } from './settle';
 import type { TurnState } from './state';
-import type { TalkStep } from '../types/flow';
 
 export interface Understanding {
   /** Scores (0-100) of the flows that were asked about. */
@@ -39,7 +38,7 @@ function slugsToExtract(state: TurnState, holder: Run | undefined): string[] {
   const { fields } = state.def;
   const slugs = Object.keys(fields).filter((slug) => extractMode(fields[slug]) === 'anywhere' && !isKnown(state.session.data[slug]));
   const step = holder?.status === 'asking' ? stepOf(state, holder) : undefined;
-  if (step && !('say' in step && typeof step.say === 'string')) {
+  if (step && !isSayStep(step)) {
     for (const slug of pendingOf(state, step as TalkStep)) if (!slugs.includes(slug)) slugs.push(slug);
   }
   return slugs;
