@@ -1,6 +1,6 @@
 // One tool call through the four gates of tool.md, in order. Nothing here throws: every
 // failure becomes the text the model reads.
-import { isPlainObject } from '../turn/prompts';
+import { isPlainObject } from '../definition/json-checks';
 import type { ToolGate } from '../types/turn';
 import type { AnyTool, ToolCtx } from '../types/tool';
 import {

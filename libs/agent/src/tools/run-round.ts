@@ -4,7 +4,7 @@ import type { HistoryItem, ModelToolCall } from '../provider';
 import type { AnyTool, ToolCtx } from '../types/tool';
 import type { ToolTrace } from '../types/turn';
 import type { Clock } from '../types/agent';
-import { isPlainObject } from '../turn/prompts';
+import { isPlainObject } from '../definition/json-checks';
 import { type GateResult, isSafe, passGates, type PreparedCall } from './gates';
 import { toolFor } from './offered';
 import { errorMessage } from './serialize';
