@@ -1,5 +1,8 @@
 import { Client } from 'pg';
 
+// jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
+jest.setTimeout(30_000);
+
 it('the migrated test database has every table of the first migration', async () => {
   const c = new Client({ connectionString: process.env.DATABASE_URL });
   await c.connect();

@@ -4,6 +4,9 @@ import { databaseSchema } from './schema/database-schema';
 import { declaredSchema, readDatamodel, SCHEMA_PATH } from './schema/declared-schema';
 import { diffSchemas, type SchemaShape } from './schema/schema-shape';
 
+// jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
+jest.setTimeout(30_000);
+
 // prisma/schema.prisma is what the Prisma client believes; prisma/migrations/*.sql is what the
 // database really is. Both are written by hand, so this test proves they agree: every table,
 // column (type, nullability, default or not), enum, index (name, columns, unique) and foreign

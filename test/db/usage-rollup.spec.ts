@@ -1,6 +1,9 @@
 import { LATENCY_BUCKET_COUNT, percentileFromBuckets, recordTurnUsage, type PrismaClient, type TurnUsage } from '@switchboard/db';
 import { createTenantFixture, testPrisma, type TenantFixture } from '../support/fixtures';
 
+// jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
+jest.setTimeout(30_000);
+
 let prisma: PrismaClient;
 let fx: TenantFixture;
 

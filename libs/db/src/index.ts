@@ -4,4 +4,5 @@ export * from './prisma.service';
 export * from './db.module';
 export * from './api-keys';
 export * from './secrets';
+export * from './tenant-scope';
 export * from './usage';

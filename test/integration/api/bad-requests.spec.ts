@@ -2,6 +2,9 @@ import type { PrismaClient } from '@switchboard/db';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { request, type ApiResponse } from './http';
 
+// jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
+jest.setTimeout(30_000);
+
 // Every bad request gets a 4xx with a stable error code and writes nothing. Each case posts a
 // unique session key and text, then checks that no row holds either, and that the tenant's row
 // counts did not move.

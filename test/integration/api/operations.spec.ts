@@ -1,5 +1,8 @@
 import { request } from './http';
 
+// jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
+jest.setTimeout(30_000);
+
 describe('operations endpoints', () => {
   it('GET /health/live answers 200 ok', async () => {
     const res = await request('GET', '/health/live');

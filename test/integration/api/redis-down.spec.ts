@@ -3,6 +3,9 @@ import { freePort, startApi, stopApi, type ApiProcess } from '../../support/api-
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { uniqueName } from '../../support/test-database';
 
+// jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
+jest.setTimeout(30_000);
+
 // A second API process whose Redis is unreachable (nothing listens on its port). Postgres is
 // the source of truth, so messages are still accepted and stored `queued` for the sweeper.
 

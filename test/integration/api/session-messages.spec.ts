@@ -2,6 +2,9 @@ import type { PrismaClient } from '@switchboard/db';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { request } from './http';
 
+// jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
+jest.setTimeout(30_000);
+
 let prisma: PrismaClient;
 let a: TenantFixture;
 let b: TenantFixture;

@@ -3,6 +3,9 @@ import { startApi, stopApi, type ApiProcess } from '../../support/api-process';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { uniqueName } from '../../support/test-database';
 
+// jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
+jest.setTimeout(30_000);
+
 // SIGTERM while a channel is waiting for a reply: the waiting request is answered (202, its
 // message safely stored) instead of being cut off, and the process exits promptly.
 
@@ -28,7 +31,7 @@ it('answers a waiting request with 202 and exits on SIGTERM', async () => {
     body: JSON.stringify({ session, text: 'still there?' }),
   });
   // Wait until the message is stored, i.e. the request is now waiting for the reply.
-  for (let i = 0; i < 100 && (await prisma.message.count({ where: { session: { externalKey: session, tenantId: fx.tenant.id } } })) === 0; i++) {
+  for (let i = 0; i < 400 && (await prisma.message.count({ where: { session: { externalKey: session, tenantId: fx.tenant.id } } })) === 0; i++) {
     await new Promise((r) => setTimeout(r, 50));
   }
   const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
@@ -42,5 +45,5 @@ it('answers a waiting request with 202 and exits on SIGTERM', async () => {
   expect(((await res.json()) as { status: string }).status).toBe('queued');
   // After its shutdown hooks Nest re-raises the signal, so a clean exit reports SIGTERM.
   expect(await exited).toEqual({ code: null, signal: 'SIGTERM' });
-  expect(Date.now() - started).toBeLessThan(10_000);
-});
+  expect(Date.now() - started).toBeLessThan(20_000); // well before the 25 s wait would end
+}, 60_000);

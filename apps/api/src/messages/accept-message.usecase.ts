@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, type MessageStatus } from '@switchboard/db';
+import { Prisma, PrismaService, withTenant, type MessageStatus } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import type { PostMessageBody } from './messages.schemas';
 
@@ -38,7 +38,8 @@ export class AcceptMessage {
   }
 
   private insert(auth: ChannelAuthContext, body: PostMessageBody): Promise<AcceptedMessage> {
-    return this.prisma.$transaction(async (tx) => {
+    // Row-level security scopes the transaction to the key's tenant (defence in depth).
+    return withTenant(this.prisma, auth.tenantId, async (tx) => {
       const now = new Date();
       // ON CONFLICT makes "create on first use" safe when two messages of a new session race.
       const [session] = await tx.$queryRaw<{ id: string }[]>`

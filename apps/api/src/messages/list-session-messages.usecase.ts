@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@switchboard/db';
+import { PrismaService, withTenant } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import { SessionNotFoundError } from './messages.errors';
 
@@ -30,18 +30,24 @@ export class ListSessionMessages {
 
   async execute(auth: ChannelAuthContext, sessionId: string): Promise<SessionMessagesView> {
     if (!UUID.test(sessionId)) throw new SessionNotFoundError();
-    const session = await this.prisma.session.findFirst({
-      where: { id: sessionId, tenantId: auth.tenantId },
-      select: { id: true, externalKey: true, status: true, createdAt: true },
+    // Explicit tenant filters, and row-level security under them in case one is ever forgotten.
+    const found = await withTenant(this.prisma, auth.tenantId, async (tx) => {
+      const session = await tx.session.findFirst({
+        where: { id: sessionId, tenantId: auth.tenantId },
+        select: { id: true, externalKey: true, status: true, createdAt: true },
+      });
+      if (!session) return null;
+      const messages = await tx.message.findMany({
+        where: { sessionId: session.id, tenantId: auth.tenantId },
+        orderBy: { seq: 'asc' },
+        select: {
+          id: true, seq: true, direction: true, status: true, text: true, externalId: true, createdAt: true, answeredAt: true,
+        },
+      });
+      return { session, messages };
     });
-    if (!session) throw new SessionNotFoundError();
-    const messages = await this.prisma.message.findMany({
-      where: { sessionId: session.id, tenantId: auth.tenantId },
-      orderBy: { seq: 'asc' },
-      select: {
-        id: true, seq: true, direction: true, status: true, text: true, externalId: true, createdAt: true, answeredAt: true,
-      },
-    });
+    if (!found) throw new SessionNotFoundError();
+    const { session, messages } = found;
     return {
       session: { ...session, createdAt: session.createdAt.toISOString() },
       messages: messages.map((m) => ({
