@@ -5,6 +5,7 @@ export { falai, type Falai, type FalaiStart } from './builder/falai';
 export * from './scripted';
 export { TurnInputError } from './turn/session';
 export { RETRY_LADDER_MS } from './turn/failures';
+export { pendingWakes } from './turn/pending-wakes';
 export * from './definition';
 export * from './store';
 export * from './clock';

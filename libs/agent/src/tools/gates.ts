@@ -67,7 +67,8 @@ export async function passGates(call: PreparedCall, ctx: ToolCtx): Promise<GateR
     // "Returning nothing counts as {}"; anything that is not an object is read the same way.
     const result = isPlainObject(returned) ? returned : {};
     const content = truncate(serializeValue(result.value), tool.maxResultSizeChars);
-    const data = isPlainObject(result.data) ? result.data : undefined;
+    // Copied here, inside the try: a getter that throws is the tool's failure, not the turn's.
+    const data = isPlainObject(result.data) ? { ...result.data } : undefined;
     return { gate: 'ok', content, args, ...(data ? { data } : {}) };
   } catch (err) {
     return { gate: 'threw', content: thrownError(err), args };

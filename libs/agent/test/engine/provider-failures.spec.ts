@@ -1,6 +1,6 @@
 // engine.md §4: a failed or empty speak round becomes an outcome: deferral on the retry ladder
 // with wake keys, or the run ends; turn({ wake }) retries; stale wakes are ignored.
-import { ProviderError, type ProviderErrorKind, RETRY_LADDER_MS } from '@falai/agent';
+import { pendingWakes, ProviderError, type ProviderErrorKind, RETRY_LADDER_MS } from '@falai/agent';
 import { agent, model, T0 } from './support';
 
 const flows = [{ id: 'f', name: 'F', on: [{ message: [] }], steps: [{ id: 'p', prompt: 'fale' }, { id: 'fim', say: 'Fim.' }] }];
@@ -74,6 +74,12 @@ describe('provider failures in a talk step', () => {
     ]);
     expect(retried.llmCalls).toBe(1);
     expect(retried.ended.map((r) => r.reason)).toEqual(['completed']);
+  });
+
+  it('pendingWakes rebuilds the schedule from the saved session alone', async () => {
+    const a = agent({ provider: flaky('overloaded', () => true), flows });
+    const r = await a.turn({ sessionId: 's', message: 'oi' });
+    expect(pendingWakes(r.session)).toEqual(r.schedule);
   });
 
   it('a wake no run waits on is ignored: stale-wake, changed false, no call', async () => {
