@@ -1,7 +1,7 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Queue } from 'bullmq';
-import { DbModule, PrismaService, type Prisma } from '@switchboard/db';
+import { DbModule, PrismaService } from '@switchboard/db';
 import { QUEUES, redisConnection, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
 import { WorkerEnvModule } from '../../../apps/worker/src/config/worker-env.module';
@@ -92,38 +92,26 @@ describe('sweeper', () => {
     expect((await queue.getJob(sweepJobId(m)))?.data.messageId).toBe(m);
   });
 
-  it('re-adds the job of a wake past due that lives only in the saved session state', async () => {
+  it('re-adds the job of a scheduled wake whose job is gone, and leaves fired and far-off wakes alone', async () => {
     const rows = await createSessionRows(prisma);
-    const later = await createSessionRows(prisma);
-    const waitingRun = (key: string, at: Date) => ({
-      id: 'hospedagem#m1',
-      flowId: 'hospedagem',
-      stepId: 'oferta',
-      status: 'waiting',
-      asked: {},
-      visits: { oferta: 1 },
-      startedAt: new Date(0).toISOString(),
-      outcomes: [],
-      waiting: { key, at: at.toISOString(), reason: 'retry' },
-    });
-    const state = (id: string, runs: object[]): Prisma.InputJsonObject =>
-      ({ id, version: 1, data: {}, runs, claims: {}, inputs: [], metadata: {} }) as Prisma.InputJsonObject;
+    const wake = (key: string, dueAt: Date, status: 'scheduled' | 'fired' = 'scheduled') =>
+      prisma.wake.create({ data: { tenantId: rows.tenantId, sessionId: rows.sessionId, key, dueAt, status } });
     const dueKey = `hospedagem#m1:oferta:1:retry:${Date.now() - 60_000}`;
-    await prisma.session.update({
-      where: { id: rows.sessionId },
-      data: { version: 1, state: state(rows.sessionId, [waitingRun(dueKey, new Date(Date.now() - 60_000))]) },
-    });
-    await prisma.session.update({
-      where: { id: later.sessionId },
-      data: { version: 1, state: state(later.sessionId, [waitingRun('not-yet', new Date(Date.now() + 60_000))]) },
-    });
+    await wake(dueKey, new Date(Date.now() - 60_000));
+    await wake('soon', new Date(Date.now() + 5_000));
+    await wake('fired', new Date(Date.now() - 60_000), 'fired');
+    await wake('next-week', new Date(Date.now() + 7 * 24 * 3600_000));
 
     const report = await mods[0].get(Sweeper).sweepOnce();
 
-    expect(report.wakesEnqueued).toBeGreaterThanOrEqual(1);
+    expect(report.wakesEnqueued).toBeGreaterThanOrEqual(2);
     const job = await queue.getJob(wakeJobId(rows.sessionId, dueKey));
     expect(job?.data).toMatchObject({ tenantId: rows.tenantId, sessionId: rows.sessionId, wake: dueKey });
-    expect(await queue.getJob(wakeJobId(later.sessionId, 'not-yet'))).toBeUndefined();
+    // Due before the next sweep: added now with its remaining delay, so it fires on time.
+    const soon = await queue.getJob(wakeJobId(rows.sessionId, 'soon'));
+    expect(await soon?.getState()).toBe('delayed');
+    expect(await queue.getJob(wakeJobId(rows.sessionId, 'fired'))).toBeUndefined();
+    expect(await queue.getJob(wakeJobId(rows.sessionId, 'next-week'))).toBeUndefined();
 
     await mods[0].get(Sweeper).sweepOnce();
     const jobs = await queue.getJobs(['waiting', 'delayed', 'prioritized']);

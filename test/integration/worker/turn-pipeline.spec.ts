@@ -134,6 +134,10 @@ describe('worker turn pipeline', () => {
       toolsMs: 0,
     });
     expect(turns[0].totalMs).toBeGreaterThanOrEqual(turns[0].commitMs);
+    // The daily roll-up counted the three turns in the same commits.
+    const usage = await prisma.usageDaily.findMany({ where: { tenantId: rows.tenantId } });
+    expect(usage).toHaveLength(1);
+    expect(usage[0]).toMatchObject({ agentId: rows.agentId, turns: 3, llmCalls: 3n, inputTokens: 300n, outputTokens: 60n, failedTurns: 0 });
     for (const t of turns) {
       const answered = msgs.filter((m) => m.turnId === t.id);
       expect(answered.map((m) => m.direction)).toEqual(['inbound', 'outbound']);
@@ -307,6 +311,10 @@ describe('worker turn pipeline', () => {
     expect(scheduled.filter((s) => s.sessionId === rows.sessionId)).toEqual([
       { sessionId: rows.sessionId, wakes: [{ key: `hospedagem#${m1}:oferta:1:retry:1`, at }] },
     ]);
+    // The wake is also stored in the commit, for the sweeper.
+    expect(await prisma.wake.findMany({ where: { sessionId: rows.sessionId }, select: { key: true, dueAt: true, status: true } })).toEqual([
+      { key: `hospedagem#${m1}:oferta:1:retry:1`, dueAt: new Date(at), status: 'scheduled' },
+    ]);
   });
 
   it('runs a wake as a turn that answers no inbound message, and commits nothing for a stale wake', async () => {
@@ -317,6 +325,9 @@ describe('worker turn pipeline', () => {
         : { ...result, messages: [{ text: 'voltei', kind: 'ai', key: `${input.wake}:msg` }] };
     current = loadedAgent(agent);
     const rows = await createSessionRows(prisma);
+    for (const key of ['stale', 'w1']) {
+      await prisma.wake.create({ data: { tenantId: rows.tenantId, sessionId: rows.sessionId, key, dueAt: new Date() } });
+    }
 
     expect(await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, { kind: 'wake', key: 'stale', at: Date.now() })).toBeNull();
     const committed = await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, { kind: 'wake', key: 'w1', at: Date.now() - 1000 });
@@ -330,6 +341,11 @@ describe('worker turn pipeline', () => {
     expect(turns).toHaveLength(1);
     expect(turns[0].queueWaitMs).toBeGreaterThanOrEqual(1000);
     expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.text, m.key])).toEqual([['outbound', 'voltei', 'w1:msg']]);
+    const wakes = await prisma.wake.findMany({ where: { sessionId: rows.sessionId }, orderBy: { key: 'asc' } });
+    expect(wakes.map((w) => [w.key, w.status, w.firedAt !== null])).toEqual([
+      ['stale', 'cancelled', false],
+      ['w1', 'fired', true],
+    ]);
   });
 
   it('stops after its own message when the worker is stopping, leaving later ones to their jobs', async () => {

@@ -94,6 +94,16 @@ describe('worker: one message through API → BullMQ → worker → Postgres', (
     expect(w.logs.some((l) => l.msg === 'turn committed' && l.sessionId === res.body.sessionId)).toBe(true);
   });
 
+  it('syncs its code tools to RegisteredTool at start-up, for the console', async () => {
+    await worker();
+    const tools = await prisma.registeredTool.findMany({ where: { toolId: { in: ['preco', 'reservar'] } }, orderBy: { toolId: 'asc' } });
+    expect(tools.map((t) => [t.toolId, t.readOnly, t.destructive, t.description])).toEqual([
+      ['preco', true, false, 'Preço da diária em uma cidade.'],
+      ['reservar', false, true, 'Confirma a reserva e devolve o código.'],
+    ]);
+    expect(tools[0].parameters).toEqual({ type: 'object', properties: { cidade: { type: 'string' } }, required: ['cidade'] });
+  });
+
   it('answers a message posted while no worker runs once a worker starts', async () => {
     const session = `late-${uniqueSuffix()}`;
     const posted = await call<PostAnswer>(api, 'POST', '/v1/messages', fx.apiKey, { session, text: 'Quero um quarto em Curitiba' });

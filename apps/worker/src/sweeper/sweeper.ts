@@ -21,7 +21,7 @@ export interface SweepReport {
   stale: number;
   /** Of those, the ones that had no live job and got one. */
   enqueued: number;
-  /** Wakes past due by more than the grace period (from the runs waiting in session state). */
+  /** Scheduled wakes due before the next sweep. */
   dueWakes: number;
   /** Of those, the ones that had no live job and got one. */
   wakesEnqueued: number;
@@ -37,7 +37,7 @@ interface DueWake {
 /**
  * Postgres is the source of truth: a message accepted but still `queued` after the grace period
  * with no live job (a lost enqueue, a crashed worker whose job failed, a flushed Redis) gets a
- * new job, and so does a wake past due (a run `waiting` in the saved session state). One sweep per interval across all workers: a Redis key taken with NX and left to
+ * new job, and so does a scheduled wake (a Wake row) with no live job. One sweep per interval across all workers: a Redis key taken with NX and left to
  * expire decides who sweeps.
  */
 @Injectable()
@@ -96,7 +96,9 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
       );
       enqueued++;
     }
-    const due = await this.dueWakes(new Date(now - this.env.SWEEPER_GRACE_MS));
+    // Wakes due before the next sweep: a lost job is re-added with its delay and fires on time.
+    // No grace is needed: a wake and its post-commit job share one job id, so a race adds one job.
+    const due = await this.dueWakes(new Date(now + this.env.SWEEPER_INTERVAL_MS));
     let wakesEnqueued = 0;
     for (const w of due) {
       if (await this.isLive(wakeJobId(w.sessionId, w.key))) continue;
@@ -116,20 +118,14 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
     return LIVE_STATES.has(await this.queue.getJobState(jobId));
   }
 
-  /** Runs waiting in saved session state whose wake was due before `before`. */
-  private dueWakes(before: Date): Promise<DueWake[]> {
-    return this.prisma.$queryRaw<DueWake[]>`
-      SELECT s."id" AS "sessionId", s."tenantId" AS "tenantId",
-             r->'waiting'->>'key' AS "key", (r->'waiting'->>'at')::timestamptz AS "at"
-      FROM "Session" s
-      CROSS JOIN LATERAL jsonb_array_elements(
-        CASE WHEN jsonb_typeof(s."state"->'runs') = 'array' THEN s."state"->'runs' ELSE '[]'::jsonb END
-      ) AS r
-      WHERE s."state" @> '{"runs":[{"status":"waiting"}]}'
-        AND r->>'status' = 'waiting'
-        AND r->'waiting'->>'key' IS NOT NULL
-        AND (r->'waiting'->>'at')::timestamptz < ${before}
-      ORDER BY "at"
-      LIMIT ${SWEEP_BATCH}`;
+  /** Scheduled wakes due before `before` (Wake rows are written in the turn's commit). */
+  private async dueWakes(before: Date): Promise<DueWake[]> {
+    const rows = await this.prisma.wake.findMany({
+      where: { status: 'scheduled', dueAt: { lt: before } },
+      orderBy: { dueAt: 'asc' },
+      take: SWEEP_BATCH,
+      select: { sessionId: true, tenantId: true, key: true, dueAt: true },
+    });
+    return rows.map((w) => ({ sessionId: w.sessionId, tenantId: w.tenantId, key: w.key, at: w.dueAt }));
   }
 }

@@ -64,7 +64,11 @@ describe('ToolRegistry', () => {
 
   it('finds every @AgentTool provider, wherever its module, with its injected services', async () => {
     const { reg } = await registry();
-    expect(reg.list().map((t) => t.id).sort()).toEqual(['preco', 'reservar', 'saudar']);
+    expect(reg.list().map((t) => [t.id, t.readOnly, t.destructive, t.provider]).sort()).toEqual([
+      ['preco', true, false, 'PrecoTool'],
+      ['reservar', false, true, 'ReservarTool'],
+      ['saudar', false, false, 'SaudarTool'],
+    ]);
     const [saudar] = reg.forAllowList(['saudar']);
     expect(await saudar.handler({ nome: 'Ana' }, ctx())).toEqual({ value: 'olá, Ana' });
   });

@@ -24,7 +24,14 @@ export interface RegisteredToolInfo {
   id: string;
   description?: string;
   parameters?: object;
+  /** The flags as they hold for an empty input (flags may depend on the input). */
+  readOnly: boolean;
+  destructive: boolean;
   provider: string;
+}
+
+function flagOf(flag: AgentToolOptions['isReadOnly']): boolean {
+  return typeof flag === 'function' ? flag({}) : flag === true;
 }
 
 /** The worker's code tools, found once at start-up among the Nest providers marked @AgentTool. */
@@ -45,7 +52,14 @@ export class ToolRegistry implements OnModuleInit {
       if (existing) throw new DuplicateToolIdError(options.id, [existing.info.provider, className]);
       this.tools.set(options.id, {
         tool: toEngineTool(instance, options),
-        info: { id: options.id, description: options.description, parameters: options.parameters, provider: className },
+        info: {
+          id: options.id,
+          description: options.description,
+          parameters: options.parameters,
+          readOnly: flagOf(options.isReadOnly),
+          destructive: flagOf(options.isDestructive),
+          provider: className,
+        },
       });
     }
     this.logger.log(`tools registered: ${[...this.tools.keys()].sort().join(', ') || '(none)'}`);

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import type { Session } from '@falai/agent';
-import { PrismaService, type Prisma } from '@switchboard/db';
+import type { ScheduledWake, Session } from '@falai/agent';
+import { PrismaService, recordTurnUsage, type Prisma } from '@switchboard/db';
 import { COMMIT_TRANSACTION } from '../config/worker-settings';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError } from './turn-errors';
 import type { TurnUsage } from './turn-record';
@@ -33,6 +33,10 @@ export interface TurnCommit {
   queueWaitMs: number;
   /** Epoch ms when the turn started, for totalMs. */
   startedAt: number;
+  /** Wakes the turn asked for: stored as Wake rows (the sweeper's source of truth). */
+  wakes: ScheduledWake[];
+  /** The wake key this turn ran for, marked fired. */
+  firedWake?: string;
 }
 
 export interface CommittedTurn {
@@ -47,8 +51,9 @@ export interface CommittedTurn {
 /**
  * The one transaction that makes a turn visible: the Turn row, the inbound messages marked
  * answered (only if still queued: a second commit for the same message rolls back whole), the
- * session state behind a version check (a stale save rolls back and the caller replays), and the
- * outbound replies (unique per session and engine key, so a replay inserts nothing twice).
+ * session state behind a version check (a stale save rolls back and the caller replays), the
+ * outbound replies (unique per session and engine key, so a replay inserts nothing twice), the
+ * wakes it scheduled and the one it fired, and last the daily usage roll-up.
  */
 @Injectable()
 export class CommitTurn {
@@ -119,9 +124,40 @@ export class CommitTurn {
         return m ? [{ id: m.id, text: m.text }] : [];
       });
 
+      if (c.wakes.length > 0) {
+        await tx.wake.createMany({
+          data: c.wakes.map((w) => ({ tenantId: c.tenantId, sessionId: c.sessionId, key: w.key, dueAt: new Date(w.at) })),
+          skipDuplicates: true,
+        });
+      }
+      if (c.firedWake !== undefined) {
+        await tx.wake.updateMany({
+          where: { sessionId: c.sessionId, key: c.firedWake, status: 'scheduled' },
+          data: { status: 'fired', firedAt: now },
+        });
+      }
+
       const commitMs = Date.now() - t0;
       const totalMs = Date.now() - c.startedAt;
       await tx.turn.update({ where: { id: c.turnId }, data: { commitMs, totalMs } });
+      // Last: the roll-up row is shared by every turn of the agent that day (see recordTurnUsage).
+      await recordTurnUsage(tx, {
+        tenantId: c.tenantId,
+        agentId: c.agentId,
+        at: now,
+        llmCalls: c.usage.llmCalls,
+        inputTokens: c.usage.inputTokens,
+        outputTokens: c.usage.outputTokens,
+        cachedInputTokens: c.usage.cachedInputTokens,
+        queueWaitMs: Math.max(0, Math.round(c.queueWaitMs)),
+        modelMs: c.usage.modelMs,
+        toolsMs: c.usage.toolsMs,
+        commitMs,
+        totalMs,
+        outcomeCodes: c.usage.outcomeCodes,
+        deferred: c.usage.outcomes.some((o) => o.status === 'deferred'),
+        failed: c.inboundStatus === 'failed' || c.usage.outcomes.some((o) => o.status === 'failed'),
+      });
       return { turnId: c.turnId, answered: c.answered, replies, version, commitMs, totalMs };
     }, COMMIT_TRANSACTION);
   }

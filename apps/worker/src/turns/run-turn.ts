@@ -71,7 +71,8 @@ export class RunTurn {
       this.logger.log({ msg: 'turn started', sessionId, ...what, turnId, replay, at: startedAt });
       const planned = await this.plan(session, trigger, turnId, startedAt, firstStart);
       if (!planned) {
-        this.logger.log({ msg: 'turn skipped: nothing to do', sessionId, ...what, turnId });
+        this.logger.log({ msg: 'turn skipped: no run waits on this wake', sessionId, ...what, turnId });
+        if (trigger.kind === 'wake') await this.cancelWake(sessionId, trigger.key);
         return null;
       }
       try {
@@ -106,6 +107,10 @@ export class RunTurn {
     throw new TurnReplayLimitError(sessionId, MAX_CONFLICT_REPLAYS);
   }
 
+  private async cancelWake(sessionId: string, key: string): Promise<void> {
+    await this.prisma.wake.updateMany({ where: { sessionId, key, status: 'scheduled' }, data: { status: 'cancelled' } });
+  }
+
   /** Runs the engine and shapes the commit; null when there is nothing to commit (a stale wake). */
   private async plan(
     session: SessionRow,
@@ -129,6 +134,7 @@ export class RunTurn {
       provider: loaded?.provider ?? { name: 'none', model: 'none' },
       answered: trigger.kind === 'messages' ? trigger.messages.map((m) => m.id) : [],
       expectedVersion: session.version,
+      ...(trigger.kind === 'wake' && { firedWake: trigger.key }),
       queueWaitMs:
         trigger.kind === 'messages' ? firstStart - trigger.messages[0].createdAt.getTime() : Math.max(0, firstStart - trigger.at),
       startedAt,

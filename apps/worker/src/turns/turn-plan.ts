@@ -5,13 +5,13 @@ import { failedForGood, turnUsage, type TurnUsage } from './turn-record';
 // What a turn commits, shaped from the engine's result or from a failure no retry can fix.
 
 /** Everything a commit needs that does not depend on how the turn went. */
-export type TurnBase = Omit<TurnCommit, 'inboundStatus' | 'state' | 'replies' | 'usage'>;
+export type TurnBase = Omit<TurnCommit, 'inboundStatus' | 'state' | 'replies' | 'usage' | 'wakes'>;
 
 /** The engine's messages, plus the agent's fallback when a run ended failed for a provider reason. */
 export function planFromResult(base: TurnBase, result: TurnResult, fallback: OutboundReply | undefined): TurnCommit {
   const replies: OutboundReply[] = result.messages.map((m) => ({ key: m.key, text: m.text, kind: m.kind }));
   if (fallback && failedForGood(result)) replies.push(fallback);
-  return { ...base, inboundStatus: 'answered', state: result.session, replies, usage: turnUsage(result) };
+  return { ...base, inboundStatus: 'answered', state: result.session, replies, usage: turnUsage(result), wakes: result.schedule };
 }
 
 /**
@@ -46,5 +46,5 @@ export function planFailure(
     modelMs: 0,
     toolsMs: 0,
   };
-  return { ...base, inboundStatus: replies.length ? 'answered' : 'failed', state, replies, usage };
+  return { ...base, inboundStatus: replies.length ? 'answered' : 'failed', state, replies, usage, wakes: [] };
 }
