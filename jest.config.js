@@ -26,6 +26,8 @@ const common = {
 
 module.exports = {
   maxWorkers: 2,
+  // Jest reads testTimeout from the root config only; integration hooks boot real processes.
+  testTimeout: 60000,
   projects: [
     {
       ...common,
@@ -38,7 +40,6 @@ module.exports = {
       testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/db/**/*.spec.ts', '<rootDir>/test/browser/**/*.spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
-      testTimeout: 60000,
     },
   ],
 };
