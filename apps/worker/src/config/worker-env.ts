@@ -6,6 +6,13 @@ import { z } from 'zod';
 const workerOnlySchema = z.object({
   /** How long a session lease lives without renewal; renewed every third of it while a turn runs. */
   SESSION_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
+  /**
+   * BullMQ job lock of a turn job; renewed every half of it while the turn runs, so a crashed
+   * worker's jobs come back within about this plus TURN_STALLED_INTERVAL_MS.
+   */
+  TURN_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(30_000),
+  /** How often each worker checks for stalled jobs (whose lock lapsed). */
+  TURN_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
   /** How often one worker (at a time) looks for accepted messages that have no live job. */
   SWEEPER_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(30_000),
   /** A message still queued this long after it was accepted is re-enqueued by the sweeper. */

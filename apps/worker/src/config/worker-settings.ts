@@ -1,4 +1,5 @@
 import type { WorkerOptions } from 'bullmq';
+import { loadWorkerEnv } from './worker-env';
 
 // Every tuning constant of the worker in one place (queue locks, lease timing, replays, caches).
 
@@ -9,12 +10,18 @@ import type { WorkerOptions } from 'bullmq';
  * stalledInterval. A job may stall twice before it fails (the sweeper still re-enqueues it).
  * `autorun: false`: the processor starts taking jobs only once the whole app is up.
  */
-export const TURN_WORKER_OPTIONS: Partial<WorkerOptions> = {
-  autorun: false,
-  lockDuration: 30_000,
-  stalledInterval: 15_000,
-  maxStalledCount: 2,
-};
+export function turnWorkerOptions(source: NodeJS.ProcessEnv = process.env): Partial<WorkerOptions> {
+  // Read when the processor class is decorated, before main validates the environment: a bad
+  // value falls back to the defaults here, and main then stops with the variable's name.
+  let lockDuration = 30_000;
+  let stalledInterval = 15_000;
+  try {
+    ({ TURN_LOCK_DURATION_MS: lockDuration, TURN_STALLED_INTERVAL_MS: stalledInterval } = loadWorkerEnv(source));
+  } catch {
+    // defaults above
+  }
+  return { autorun: false, lockDuration, stalledInterval, maxStalledCount: 2 };
+}
 
 /** A job that finds its session's lease taken waits this long (plus jitter) and tries again. */
 export const LEASE_BUSY_DELAY_MS = { min: 150, jitter: 350 };

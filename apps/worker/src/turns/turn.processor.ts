@@ -4,7 +4,7 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, type Job } from 'bullmq';
 import { QUEUES } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
-import { LEASE_BUSY_DELAY_MS, TURN_WORKER_OPTIONS } from '../config/worker-settings';
+import { LEASE_BUSY_DELAY_MS, turnWorkerOptions } from '../config/worker-settings';
 import { SessionLeases, type Lease } from '../lease/session-lease';
 import type { TurnJobPayload } from '../wakes/turn-job';
 import { DrainSession } from './drain-session';
@@ -24,7 +24,7 @@ export type TurnJobResult =
  * holder answers every queued message of the session in order, and this job then finds its
  * message answered and ends at once.
  */
-@Processor(QUEUES.turns, TURN_WORKER_OPTIONS)
+@Processor(QUEUES.turns, turnWorkerOptions())
 export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(TurnProcessor.name);
   private stopping = false;
@@ -38,7 +38,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     super();
   }
 
-  /** Starts taking jobs once every module is ready (TURN_WORKER_OPTIONS has autorun off). */
+  /** Starts taking jobs once every module is ready (turnWorkerOptions has autorun off). */
   onApplicationBootstrap(): void {
     this.worker.concurrency = this.env.WORKER_CONCURRENCY;
     this.logger.log({ msg: 'turn worker started', concurrency: this.env.WORKER_CONCURRENCY });
