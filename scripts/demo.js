@@ -90,6 +90,9 @@ async function main() {
   env.HOST ??= '0.0.0.0';
   // Production refuses to sign console tokens without a secret; a demo run makes its own.
   env.AUTH_SECRET ||= randomBytes(32).toString('hex');
+  // Same for the secrets master key; secrets stored in one demo run do not decrypt in the next
+  // unless MASTER_KEY is set in .env.
+  env.MASTER_KEY ||= randomBytes(32).toString('hex');
   console.log(`Switchboard demo — settings from ${['the environment', ...loaded].join(', ')}`);
   console.log(`  DATABASE_URL=${redact(env.DATABASE_URL)}  REDIS_URL=${redact(env.REDIS_URL)}`);
 

@@ -1,5 +1,18 @@
 import { z } from 'zod';
 
+// Development-only secrets: they let `npm run dev` and the tests start without setup, and
+// production refuses them (see the refinement below), so a forgotten variable cannot ship.
+export const DEV_AUTH_SECRET = 'switchboard-dev-auth-secret-change-me-0123456789';
+export const DEV_MASTER_KEY = '00112233445566778899aabbccddeeff00112233445566778899aabbccddeeff';
+
+const MASTER_KEY_FORMAT =
+  'must be 32 bytes given as 64 hex characters or base64 (e.g. `openssl rand -hex 32`)';
+
+function isMasterKey(text: string): boolean {
+  if (/^[0-9a-fA-F]{64}$/.test(text)) return true;
+  return /^[A-Za-z0-9+/]{43}=?$/.test(text) && Buffer.from(text, 'base64').length === 32;
+}
+
 // Every variable the apps read, validated once at start-up. An invalid value stops the process
 // with the variable's name (see loadEnv). Add new variables here, with a default when one is safe.
 export const envSchema = z.object({
@@ -16,6 +29,26 @@ export const envSchema = z.object({
   CONSOLE_ORIGIN: z.string().default('http://localhost:5173'),
   OPENAI_API_KEY: z.string().optional(),
   GEMINI_API_KEY: z.string().optional(),
+  /** Signs the console's access tokens (HS256). */
+  AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').default(DEV_AUTH_SECRET),
+  /** Encrypts secrets at rest (AES-256-GCM): provider keys, webhook secrets, HTTP tool headers. */
+  MASTER_KEY: z.string().refine(isMasterKey, MASTER_KEY_FORMAT).default(DEV_MASTER_KEY),
 });
+
+/**
+ * Problems only production has: a development secret left in place. Kept apart from envSchema
+ * (a refinement would stop `.partial()` and `.shape` working for the tools that read it).
+ */
+export function productionSecretIssues(env: Pick<Env, 'NODE_ENV' | 'AUTH_SECRET' | 'MASTER_KEY'>): { variable: string; message: string }[] {
+  if (env.NODE_ENV !== 'production') return [];
+  const issues: { variable: string; message: string }[] = [];
+  if (env.AUTH_SECRET === DEV_AUTH_SECRET) {
+    issues.push({ variable: 'AUTH_SECRET', message: 'is not set; production needs its own random secret of 32+ characters' });
+  }
+  if (env.MASTER_KEY === DEV_MASTER_KEY) {
+    issues.push({ variable: 'MASTER_KEY', message: `is not set; production needs its own key, which ${MASTER_KEY_FORMAT}` });
+  }
+  return issues;
+}
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,4 +1,4 @@
-import { envSchema, type Env } from './env.schema';
+import { envSchema, productionSecretIssues, type Env } from './env.schema';
 
 export class EnvValidationError extends Error {
   readonly code = 'invalid-env';
@@ -22,5 +22,7 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
       parsed.error.issues.map((i) => ({ variable: i.path.join('.'), message: i.message })),
     );
   }
+  const unsafe = productionSecretIssues(parsed.data);
+  if (unsafe.length > 0) throw new EnvValidationError(unsafe);
   return parsed.data;
 }

@@ -1,6 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import type { Env } from '@switchboard/config';
 import { jwtVerify, SignJWT } from 'jose';
-import { readAuthSecret } from './auth-secret';
+import { ENV } from '../../config/env.module';
+import { authSecretKey } from './auth-secret';
 
 const ISSUER = 'switchboard';
 const AUDIENCE = 'switchboard-console';
@@ -10,7 +12,11 @@ export const ACCESS_TOKEN_TTL_SECONDS = 30 * 60;
 /** Signs and checks the console's HS256 access tokens. The token carries only the user id. */
 @Injectable()
 export class AccessTokenService {
-  private readonly secret = readAuthSecret();
+  private readonly secret: Uint8Array;
+
+  constructor(@Inject(ENV) env: Env) {
+    this.secret = authSecretKey(env);
+  }
 
   sign(userId: string): Promise<string> {
     return new SignJWT({})

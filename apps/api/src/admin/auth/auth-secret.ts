@@ -1,27 +1,13 @@
 import { Logger } from '@nestjs/common';
+import { DEV_AUTH_SECRET, type Env } from '@switchboard/config';
 
-// AUTH_SECRET signs the console's access tokens. It belongs in libs/config's envSchema; until
-// it is there it is read here, with a development default that production refuses.
-const DEV_SECRET = 'switchboard-dev-auth-secret-change-me-0123456789';
-export const MIN_SECRET_LENGTH = 32;
-
-export class AuthSecretError extends Error {
-  readonly code = 'invalid-env';
-}
-
-export function readAuthSecret(env: NodeJS.ProcessEnv = process.env): Uint8Array {
-  const value = env.AUTH_SECRET || undefined;
-  if (value === undefined) {
-    if (env.NODE_ENV === 'production') {
-      throw new AuthSecretError('AUTH_SECRET is not set. Set it to a random string of at least 32 characters.');
-    }
-    if (env.NODE_ENV !== 'test') {
-      new Logger('AdminAuth').warn('AUTH_SECRET is not set; using the development default. Never do this in production.');
-    }
-    return new TextEncoder().encode(DEV_SECRET);
+/**
+ * The HS256 key of the console's access tokens, from AUTH_SECRET (validated by loadEnv, which
+ * refuses the development default in production). Development warns that it uses the default.
+ */
+export function authSecretKey(env: Pick<Env, 'AUTH_SECRET' | 'NODE_ENV'>): Uint8Array {
+  if (env.AUTH_SECRET === DEV_AUTH_SECRET && env.NODE_ENV === 'development') {
+    new Logger('AdminAuth').warn('AUTH_SECRET is not set; using the development default. Never do this in production.');
   }
-  if (value.length < MIN_SECRET_LENGTH) {
-    throw new AuthSecretError(`AUTH_SECRET is ${value.length} characters long; it needs at least ${MIN_SECRET_LENGTH}.`);
-  }
-  return new TextEncoder().encode(value);
+  return new TextEncoder().encode(env.AUTH_SECRET);
 }
