@@ -1,6 +1,7 @@
 // Every model call of a turn goes through here: it counts the call, sums usage, traces the
 // latency, streams text when the turn streams, and turns any failure into a ProviderError.
 import { type ModelReply, type ModelRequest, ProviderError } from '../provider';
+import { EnvelopeMessageDecoder } from './message-stream';
 import { addUsage, type DeltaSink, type TurnState } from './state';
 
 export async function callModel(state: TurnState, req: ModelRequest): Promise<ModelReply> {
@@ -26,18 +27,37 @@ export async function callModel(state: TurnState, req: ModelRequest): Promise<Mo
   }
 }
 
+/**
+ * Only the text of the envelope's `message` reaches the sink, never the JSON around it (a round
+ * in plain text streams as is). A reply whose text carried no message but whose `structured`
+ * does (a provider that parsed it itself) streams that message once, whole.
+ */
 async function streamed(state: TurnState, req: ModelRequest, sink: DeltaSink): Promise<ModelReply> {
   const { provider } = state.def;
+  const decoder = new EnvelopeMessageDecoder();
+  let sent = false;
+  const send = (raw: string): void => {
+    const text = decoder.push(raw);
+    if (text) {
+      sent = true;
+      sink(text);
+    }
+  };
+  const finish = (reply: ModelReply): ModelReply => {
+    const structured = reply.structured as { message?: unknown } | undefined;
+    if (!sent && typeof structured?.message === 'string' && structured.message) sink(structured.message);
+    return reply;
+  };
   if (!provider.stream) {
     const reply = await provider.generate(req);
-    if (reply.text) sink(reply.text);
-    return reply;
+    if (reply.text) send(reply.text);
+    return finish(reply);
   }
   for await (const chunk of provider.stream(req)) {
     if ('delta' in chunk) {
-      if (chunk.delta) sink(chunk.delta);
+      if (chunk.delta) send(chunk.delta);
     } else {
-      return chunk.reply;
+      return finish(chunk.reply);
     }
   }
   throw new ProviderError({ kind: 'empty', message: `${provider.name} ended its stream without a reply` });
