@@ -145,9 +145,15 @@ describe('worker turn pipeline', () => {
 
     await new Promise((r) => setTimeout(r, 100));
     await sub.quit();
-    expect(events.map((e) => e.type === 'committed' && e.answered)).toEqual([[m1], [m2], [m3]]);
+    const committedEvents = events.filter((e) => e.type === 'committed');
+    expect(committedEvents.map((e) => e.type === 'committed' && e.answered)).toEqual([[m1], [m2], [m3]]);
+    // Each turn's text was relayed as deltas before its commit event.
+    expect(events.slice(0, 2)).toEqual([
+      { type: 'delta', turnId: turns[0].id, delta: 'eco: um (history 0)' },
+      { type: 'committed', turnId: turns[0].id, answered: [m1], replies: [expect.any(Object)] },
+    ]);
     const outbound = msgs.filter((m) => m.direction === 'outbound');
-    expect(events[0]).toEqual({
+    expect(committedEvents[0]).toEqual({
       type: 'committed',
       turnId: turns[0].id,
       answered: [m1],

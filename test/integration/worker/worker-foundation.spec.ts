@@ -1,6 +1,8 @@
 import { conciergeScript } from '@falai/agent';
 import { conciergeAgentConfig } from '@switchboard/agent-config';
 import type { PrismaClient } from '@switchboard/db';
+import { sessionChannel, type SessionEvent } from '@switchboard/queue';
+import { Redis } from 'ioredis';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
 import { call, eventually, startPrivateApi, type PrivateApi } from './support/private-api';
@@ -92,6 +94,28 @@ describe('worker: one message through API → BullMQ → worker → Postgres', (
     expect(after.state).toMatchObject({ version: 2, data: { cidade: 'Curitiba', reserva: code } });
 
     expect(w.logs.some((l) => l.msg === 'turn committed' && l.sessionId === res.body.sessionId)).toBe(true);
+  });
+
+  it('relays the turn as deltas on the session channel before the commit event', async () => {
+    const slow = await createTenantFixture(prisma, {
+      agentConfig: { ...conciergeAgentConfig, provider: { ...conciergeAgentConfig.provider, scripted: { ...conciergeScript, latencyMs: 400 } } },
+    });
+    await worker();
+    const posted = await call<PostAnswer>(api, 'POST', '/v1/messages', slow.apiKey, { session: `d-${uniqueSuffix()}`, text: 'Quero um quarto em Curitiba' });
+    const sub = new Redis(process.env.REDIS_URL!);
+    const events: SessionEvent[] = [];
+    sub.on('message', (_c, payload: string) => events.push(JSON.parse(payload) as SessionEvent));
+    await sub.subscribe(sessionChannel(posted.body.sessionId));
+    try {
+      const committed = await eventually(() => Promise.resolve(events.find((e) => e.type === 'committed')));
+      const deltas = events.filter((e): e is Extract<SessionEvent, { type: 'delta' }> => e.type === 'delta');
+      expect(deltas.length).toBeGreaterThan(0);
+      expect(deltas.every((d) => committed.type === 'committed' && d.turnId === committed.turnId)).toBe(true);
+      expect(deltas.map((d) => d.delta).join('')).toContain('A diária em Curitiba sai por R$ 420. Posso reservar?');
+      expect(events.indexOf(committed)).toBe(events.length - 1);
+    } finally {
+      await sub.quit();
+    }
   });
 
   it('syncs its code tools to RegisteredTool at start-up, for the console', async () => {

@@ -8,7 +8,7 @@ import type { TurnContext } from '../tools/agent-tool.decorator';
 import { CommitTurn, type CommittedTurn, type OutboundReply, type TurnCommit } from './commit-turn';
 import { LoadHistory } from './load-history';
 import { SessionEvents } from './session-events';
-import { MessageAlreadyAnsweredError, SessionVersionConflictError, TurnReplayLimitError } from './turn-errors';
+import { MessageAlreadyAnsweredError, SessionVersionConflictError, TurnReplayLimitError, TurnStreamEndedError } from './turn-errors';
 import { permanentFailureCode } from './turn-failure';
 import { planFailure, planFromResult, type TurnBase } from './turn-plan';
 import { WakeScheduler } from '../wakes/wake-scheduler';
@@ -107,6 +107,19 @@ export class RunTurn {
     throw new TurnReplayLimitError(sessionId, MAX_CONFLICT_REPLAYS);
   }
 
+  /**
+   * Runs the turn through turnStream and relays each delta on the session channel (the API's
+   * stream endpoint); the final result is what `turn` would return. Publishes are not awaited one
+   * by one: one connection keeps them in order.
+   */
+  private async streamed(loaded: LoadedAgent, input: TurnInput<TurnContext>, sessionId: string, turnId: string): Promise<TurnResult> {
+    for await (const chunk of loaded.agent.turnStream(input)) {
+      if ('delta' in chunk) void this.events.publish(sessionId, { type: 'delta', turnId, delta: chunk.delta });
+      else return chunk.result;
+    }
+    throw new TurnStreamEndedError(sessionId);
+  }
+
   private async cancelWake(sessionId: string, key: string): Promise<void> {
     await this.prisma.wake.updateMany({ where: { sessionId, key, status: 'scheduled' }, data: { status: 'cancelled' } });
   }
@@ -157,7 +170,7 @@ export class RunTurn {
         // A merged burst runs under its first message's id, so a replay builds the same keys.
         input.id = firstId;
       }
-      result = await loaded.agent.turn(input);
+      result = await this.streamed(loaded, input, session.id, turnId);
     } catch (err) {
       const code = permanentFailureCode(err);
       if (!code) throw err;

@@ -24,3 +24,12 @@ export class TurnReplayLimitError extends Error {
     this.name = 'TurnReplayLimitError';
   }
 }
+
+/** The engine's turnStream ended without its final result chunk (an engine bug); the job retries. */
+export class TurnStreamEndedError extends Error {
+  readonly code = 'turn-stream-ended';
+  constructor(sessionId: string) {
+    super(`[TurnStreamEndedError] session ${sessionId}: turnStream ended without a result; the job will retry.`);
+    this.name = 'TurnStreamEndedError';
+  }
+}

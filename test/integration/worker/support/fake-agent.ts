@@ -1,4 +1,4 @@
-import type { Agent, Session, TurnInput, TurnResult } from '@falai/agent';
+import type { Agent, Session, TurnChunk, TurnInput, TurnResult } from '@falai/agent';
 import type { AgentConfig } from '@switchboard/agent-config';
 import type { LoadedAgent } from '../../../../apps/worker/src/agents/agent-catalog';
 import type { TurnContext } from '../../../../apps/worker/src/tools/agent-tool.decorator';
@@ -38,9 +38,11 @@ export class FakeAgent implements Agent<TurnContext> {
     return this.behaviour(input, result);
   }
 
-  // eslint-disable-next-line require-yield -- the pipeline under test never streams
-  async *turnStream(): AsyncIterable<never> {
-    throw new Error('not used by the worker pipeline');
+  /** Streams each message's text as one delta, then the result, as the engine's turnStream does. */
+  async *turnStream(input: TurnInput<TurnContext>): AsyncIterable<TurnChunk> {
+    const result = await this.turn(input);
+    for (const m of result.messages) yield { delta: m.text };
+    yield { done: true, result };
   }
 }
 
