@@ -5,6 +5,11 @@ export const TENANT_ROLE = 'switchboard_tenant';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
+/** True for a canonical uuid: check ids from URLs before they reach a uuid column. */
+export function isUuid(value: string): boolean {
+  return UUID.test(value);
+}
+
 /** The client handed to a withTenant callback: every query runs in the tenant's transaction. */
 export type TenantTx = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
 
@@ -23,7 +28,7 @@ export async function withTenant<T>(
   fn: (tx: TenantTx) => Promise<T>,
   options?: { timeout?: number; maxWait?: number },
 ): Promise<T> {
-  if (!UUID.test(tenantId)) throw new InvalidTenantIdError(`withTenant needs a tenant uuid, got "${tenantId}".`);
+  if (!isUuid(tenantId)) throw new InvalidTenantIdError(`withTenant needs a tenant uuid, got "${tenantId}".`);
   return prisma.$transaction(async (tx) => {
     await tx.$queryRaw`SELECT set_config('app.tenant_id', ${tenantId}, true)`;
     await tx.$executeRawUnsafe(`SET LOCAL ROLE ${TENANT_ROLE}`);

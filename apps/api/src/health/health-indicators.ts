@@ -3,7 +3,7 @@ import { HealthIndicatorService } from '@nestjs/terminus';
 import { PrismaService } from '@switchboard/db';
 import type { Redis } from 'ioredis';
 import { REDIS } from '../redis/redis.tokens';
-import { withTimeout } from '../redis/session-events.subscriber';
+import { withTimeout } from '../common/with-timeout';
 
 const CHECK_TIMEOUT_MS = 1500;
 

@@ -1,9 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, withTenant } from '@switchboard/db';
+import { isUuid, PrismaService, withTenant } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import { SessionNotFoundError } from './messages.errors';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export interface SessionMessagesView {
   session: { id: string; externalKey: string; status: string; createdAt: string };
@@ -29,7 +27,7 @@ export class ListSessionMessages {
   constructor(private readonly prisma: PrismaService) {}
 
   async execute(auth: ChannelAuthContext, sessionId: string): Promise<SessionMessagesView> {
-    if (!UUID.test(sessionId)) throw new SessionNotFoundError();
+    if (!isUuid(sessionId)) throw new SessionNotFoundError();
     // Explicit tenant filters, and row-level security under them in case one is ever forgotten.
     const found = await withTenant(this.prisma, auth.tenantId, async (tx) => {
       const session = await tx.session.findFirst({

@@ -3,7 +3,7 @@ import type { Env } from '@switchboard/config';
 import { QUEUES, redisConnection, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { Queue } from 'bullmq';
 import { ENV } from '../config/env.module';
-import { withTimeout } from '../redis/session-events.subscriber';
+import { withTimeout } from '../common/with-timeout';
 
 /** An enqueue that takes longer than this is treated as "Redis down"; the sweeper retries it. */
 const ENQUEUE_TIMEOUT_MS = 2000;

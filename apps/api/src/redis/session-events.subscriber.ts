@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common
 import type { Env } from '@switchboard/config';
 import type { SessionEvent } from '@switchboard/queue';
 import { Redis } from 'ioredis';
+import { withTimeout } from '../common/with-timeout';
 import { ENV } from '../config/env.module';
 
 export type SessionEventListener = (event: SessionEvent) => void;
@@ -52,7 +53,7 @@ export class SessionEventsSubscriber implements OnModuleDestroy {
       remove();
       throw err;
     }
-    if (first) this.logger.debug?.({ channel }, 'subscribed');
+    if (first) this.logger.debug({ channel }, 'subscribed');
     return remove;
   }
 
@@ -85,17 +86,5 @@ export class SessionEventsSubscriber implements OnModuleDestroy {
     this.releaseWaiters();
     this.listeners.clear();
     this.redis.disconnect();
-  }
-}
-
-export async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what} timed out after ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    clearTimeout(timer);
   }
 }

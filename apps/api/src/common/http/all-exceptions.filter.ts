@@ -75,7 +75,7 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (errorId) {
       this.logger.error({ err: exception, errorId }, 'unhandled error');
     } else {
-      this.logger.debug?.({ code: body.error.code, status }, 'request rejected');
+      this.logger.debug({ code: body.error.code, status }, 'request rejected');
     }
     if (reply.sent) return;
     if (exception instanceof TooManyRequestsError && exception.retryAfterSeconds !== undefined) {
