@@ -1,4 +1,4 @@
-import { BadRequestError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError } from '../common/errors';
+import { BadRequestError, ConflictError, ForbiddenError, NotFoundError, TooManyRequestsError, UnauthorizedError, UnprocessableError } from '../common/errors';
 
 // Errors of the console auth and admin REST, each with a stable `code`. They are ApiErrors, so
 // the global filter answers them as `{ error: { code, message, details? } }`.
@@ -48,5 +48,26 @@ export class TooManyLoginAttemptsError extends TooManyRequestsError {
       `Too many failed logins. Wait ${retryAfterSeconds} seconds and try again.`,
       retryAfterSeconds,
     );
+  }
+}
+
+/** A row others still depend on (an agent with channels, a tool an agent allows). */
+export class InUseError extends ConflictError {
+  constructor(code: string, message: string, details?: unknown) {
+    super(code, message, details);
+  }
+}
+
+/** A unique name or id is taken in the tenant. */
+export class AlreadyExistsError extends ConflictError {
+  constructor(what: string, value: string) {
+    super('already-exists', `A ${what} "${value}" already exists. Pick another one.`);
+  }
+}
+
+/** A reference to a row that does not exist in the tenant (credential, agent, channel). */
+export class UnknownReferenceError extends UnprocessableError {
+  constructor(code: string, message: string, path: (string | number)[]) {
+    super(code, message, { path });
   }
 }

@@ -1,4 +1,8 @@
 import { Module } from '@nestjs/common';
+import { AgentsController } from './agents/agents.controller';
+import { AgentVersionsController } from './agents/agent-versions.controller';
+import { PublishAgent } from './agents/publish-agent.usecase';
+import { SecretBox } from './common/secret-box';
 import { AccessTokenService } from './auth/access-token.service';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
 import { AuthController } from './auth/auth.controller';
@@ -15,8 +19,17 @@ import { TurnsController } from './turns/turns.controller';
  * /v1/admin. Needs PrismaService, ENV and REDIS from the global CoreModule.
  */
 @Module({
-  controllers: [AuthController, SessionsController, MessagesController, TurnsController, TenantsController, StatsController],
-  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle],
+  controllers: [
+    AuthController,
+    SessionsController,
+    MessagesController,
+    TurnsController,
+    TenantsController,
+    StatsController,
+    AgentsController,
+    AgentVersionsController,
+  ],
+  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, PublishAgent, SecretBox],
   exports: [AccessTokenService, AdminAuthGuard],
 })
 export class AdminModule {}

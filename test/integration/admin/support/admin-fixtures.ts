@@ -111,3 +111,32 @@ export async function createTurn(
     },
   });
 }
+
+/** POST/PUT/DELETE with a bearer token and a JSON body; the parsed answer. */
+export async function adminSend(token: string, method: 'POST' | 'PUT' | 'DELETE', path: string, body?: unknown) {
+  const res = await fetch(apiUrl(path), {
+    method,
+    headers: { authorization: `Bearer ${token}`, ...(body !== undefined && { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as unknown) : undefined, text };
+}
+
+/** A tenant and one logged-in user of each given role in it. */
+export async function tenantWithUsers<R extends UserRole>(db: PrismaClient, roles: readonly R[]) {
+  const t = await createTenant(db);
+  const tokens = {} as Record<R, string>;
+  const users = {} as Record<R, { id: string; email: string }>;
+  for (const role of roles) {
+    const user = await createUser(db, role, role === 'platform_admin' ? null : t.tenant.id);
+    users[role] = user;
+    tokens[role] = await login(user.email);
+  }
+  return { ...t, tokens, users };
+}
+
+/** The `error` of an error answer. */
+export function errorOf(body: unknown): { code: string; message: string; details?: unknown } {
+  return (body as { error: { code: string; message: string; details?: unknown } }).error;
+}

@@ -1,0 +1,99 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { flowSpecSchema, type FieldsDef } from '@falai/agent';
+import { PrismaService, type Prisma } from '@switchboard/db';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
+import { ResourceNotFoundError } from '../admin-errors';
+import { AdminAuthGuard } from '../auth/admin-auth.guard';
+import type { AdminUser } from '../auth/admin-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { READERS } from '../common/admin-roles';
+import { listReply } from '../common/list-reply';
+import { isUuid } from '../list-query/filters';
+import { parseListQuery, type ListSpec } from '../list-query/list-query';
+import { tenantScope } from '../tenant-scope';
+import { versionSelect } from './agent.dto';
+import { diffConfigs, type ConfigChange } from './config-diff';
+
+const versionsListSpec: ListSpec<Prisma.AgentVersionWhereInput> = {
+  resource: 'agent-versions',
+  sortFields: ['version', 'publishedAt'],
+  defaultSort: ['version', 'desc'],
+  tieBreaker: 'version',
+  filters: {},
+};
+
+/** A version number, or "draft" for the agent's current draft config. */
+const versionRef = z.union([z.literal('draft'), z.coerce.number().int().min(1)]);
+const diffQuery = z.strictObject({ from: versionRef, to: versionRef.default('draft') });
+
+/** Published versions of an agent (immutable), their diffs, and the FlowSpec JSON Schema for editors. */
+@ApiTags('console admin')
+@Controller('v1/admin')
+@UseGuards(AdminAuthGuard)
+export class AgentVersionsController {
+  constructor(private readonly prisma: PrismaService) {}
+
+  @Get('agents/:id/versions')
+  @Roles(...READERS)
+  @ApiOperation({ summary: "An agent's published versions, newest first (config, publishedBy, publishedAt); Content-Range" })
+  async list(@CurrentUser() user: AdminUser, @Param('id') id: string, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { orderBy, skip, take } = parseListQuery(query, versionsListSpec);
+    await this.agent(user, id);
+    const where = { agentId: id };
+    const [rows, total] = await this.prisma.$transaction([
+      this.prisma.agentVersion.findMany({ where, orderBy, skip, take, select: versionSelect }),
+      this.prisma.agentVersion.count({ where }),
+    ]);
+    return listReply(reply, 'agent-versions', skip, rows, total);
+  }
+
+  @Get('agents/:id/versions/:version')
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'One published version of an agent' })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('version') version: string) {
+    await this.agent(user, id);
+    const n = Number(version);
+    const row = Number.isSafeInteger(n) ? await this.prisma.agentVersion.findFirst({ where: { agentId: id, version: n }, select: versionSelect }) : null;
+    if (!row) throw new ResourceNotFoundError('agent version', version);
+    return row;
+  }
+
+  @Get('agents/:id/diff')
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'Changes between two versions (?from=1&to=2, to defaults to "draft"), as JSON Pointer paths' })
+  async diff(
+    @CurrentUser() user: AdminUser,
+    @Param('id') id: string,
+    @Query(new ZodValidationPipe(diffQuery, 'query')) query: z.infer<typeof diffQuery>,
+  ): Promise<{ from: number | 'draft'; to: number | 'draft'; changes: ConfigChange[] }> {
+    const agent = await this.agent(user, id);
+    const configOf = async (ref: number | 'draft') => {
+      if (ref === 'draft') return agent.config;
+      const row = await this.prisma.agentVersion.findFirst({ where: { agentId: id, version: ref }, select: { config: true } });
+      if (!row) throw new ResourceNotFoundError('agent version', String(ref));
+      return row.config;
+    };
+    return { from: query.from, to: query.to, changes: diffConfigs(await configOf(query.from), await configOf(query.to)) };
+  }
+
+  @Get('flow-schema')
+  @Roles(...READERS)
+  @ApiOperation({ summary: "JSON Schema of valid FlowSpecs for an agent's editor (?agentId=): its fields and allowed tools as enums" })
+  async flowSchema(@CurrentUser() user: AdminUser, @Query(new ZodValidationPipe(z.strictObject({ agentId: z.string() }), 'query')) query: { agentId: string }) {
+    const agent = await this.agent(user, query.agentId);
+    const config = (agent.config ?? {}) as { fields?: unknown; tools?: unknown };
+    const fields = (config.fields && typeof config.fields === 'object' ? config.fields : {}) as FieldsDef;
+    const tools = Array.isArray(config.tools) ? config.tools.filter((t): t is string => typeof t === 'string') : [];
+    return flowSpecSchema({ fields, tools });
+  }
+
+  private async agent(user: AdminUser, id: string) {
+    const row = isUuid(id) ? await this.prisma.agent.findFirst({ where: { id, ...tenantScope(user) }, select: { id: true, config: true } }) : null;
+    if (!row) throw new ResourceNotFoundError('agent', id);
+    return row;
+  }
+}

@@ -1,0 +1,125 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import { PrismaService, type Prisma } from '@switchboard/db';
+import type { FastifyReply } from 'fastify';
+import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
+import { InUseError, ResourceNotFoundError } from '../admin-errors';
+import { AdminAuthGuard } from '../auth/admin-auth.guard';
+import type { AdminUser } from '../auth/admin-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
+import { recordAudit } from '../common/audit';
+import { listReply } from '../common/list-reply';
+import { tenantForCreate } from '../common/tenant-target';
+import { isUuid } from '../list-query/filters';
+import { parseListQuery } from '../list-query/list-query';
+import { tenantScope } from '../tenant-scope';
+import { assertCredentialOfTenant } from './agent-references';
+import {
+  agentSelect,
+  agentsListSpec,
+  createAgentBody,
+  EMPTY_AGENT_CONFIG,
+  updateAgentBody,
+  type CreateAgentBody,
+  type UpdateAgentBody,
+} from './agent.dto';
+import { PublishAgent, type PublishResult } from './publish-agent.usecase';
+
+const json = (v: unknown) => v as Prisma.InputJsonValue;
+
+/** Agents and their draft config (fields, flows as FlowSpec, tool allow-list, provider...). */
+@ApiTags('console admin')
+@Controller('v1/admin/agents')
+@UseGuards(AdminAuthGuard)
+export class AgentsController {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly publishAgent: PublishAgent,
+  ) {}
+
+  @Get()
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'Agents, simple-REST (sort, range, filter {q, id, tenantId}); total in Content-Range' })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { where, orderBy, skip, take } = parseListQuery(query, agentsListSpec);
+    const scoped = { AND: [tenantScope(user), ...where] };
+    const [rows, total] = await this.prisma.$transaction([
+      this.prisma.agent.findMany({ where: scoped, orderBy, skip, take, select: agentSelect }),
+      this.prisma.agent.count({ where: scoped }),
+    ]);
+    return listReply(reply, 'agents', skip, rows, total);
+  }
+
+  @Get(':id')
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'One agent with its draft config' })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+    return this.find(user, id);
+  }
+
+  @Post()
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Create an agent (draft config checked against the AgentConfig schema)' })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createAgentBody)) body: CreateAgentBody) {
+    const tenantId = tenantForCreate(user, body.tenantId);
+    return this.prisma.$transaction(async (tx) => {
+      await assertCredentialOfTenant(tx, tenantId, body.config, ['config']);
+      const agent = await tx.agent.create({
+        data: { tenantId, name: body.name, config: json(body.config ?? EMPTY_AGENT_CONFIG) },
+        select: agentSelect,
+      });
+      await recordAudit(tx, user, { action: 'agent.create', entityType: 'agent', entityId: agent.id, tenantId, after: agent });
+      return agent;
+    });
+  }
+
+  @Put(':id')
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Edit an agent: name and/or draft config (publish to make it live)' })
+  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateAgentBody)) body: UpdateAgentBody) {
+    return this.prisma.$transaction(async (tx) => {
+      const before = await this.find(user, id, tx);
+      await assertCredentialOfTenant(tx, before.tenantId, body.config, ['config']);
+      const agent = await tx.agent.update({
+        where: { id },
+        data: { ...(body.name !== undefined && { name: body.name }), ...(body.config !== undefined && { config: json(body.config) }) },
+        select: agentSelect,
+      });
+      await recordAudit(tx, user, { action: 'agent.update', entityType: 'agent', entityId: id, tenantId: agent.tenantId, before, after: agent });
+      return agent;
+    });
+  }
+
+  @Delete(':id')
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Delete an agent that no channel or session uses (409 agent-in-use otherwise)' })
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+    return this.prisma.$transaction(async (tx) => {
+      const before = await this.find(user, id, tx);
+      const [channels, sessions] = await Promise.all([tx.channel.count({ where: { agentId: id } }), tx.session.count({ where: { agentId: id } })]);
+      if (channels + sessions > 0) {
+        throw new InUseError('agent-in-use', `The agent is used by ${channels} channel(s) and ${sessions} session(s); move or delete them first.`, { channels, sessions });
+      }
+      await tx.agent.delete({ where: { id } });
+      await recordAudit(tx, user, { action: 'agent.delete', entityType: 'agent', entityId: id, tenantId: before.tenantId, before });
+      return before;
+    });
+  }
+
+  @Post(':id/publish')
+  @HttpCode(200)
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Validate the draft with the engine and publish it as version N+1 (422 flow-configuration with the JSON path otherwise)' })
+  publish(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<PublishResult> {
+    if (!isUuid(id)) throw new ResourceNotFoundError('agent', id);
+    return this.publishAgent.execute(user, id);
+  }
+
+  private async find(user: AdminUser, id: string, db: Prisma.TransactionClient = this.prisma) {
+    const row = isUuid(id) ? await db.agent.findFirst({ where: { id, ...tenantScope(user) }, select: agentSelect }) : null;
+    if (!row) throw new ResourceNotFoundError('agent', id);
+    return row;
+  }
+}

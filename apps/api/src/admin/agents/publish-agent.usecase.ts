@@ -1,0 +1,72 @@
+import { Injectable } from '@nestjs/common';
+import { FlowConfigurationError, type FlowWarning } from '@falai/agent';
+import { PrismaService, type Prisma } from '@switchboard/db';
+import { UnprocessableError } from '../../common/errors';
+import { ResourceNotFoundError } from '../admin-errors';
+import type { AdminUser } from '../auth/admin-user';
+import { recordAudit } from '../common/audit';
+import { tenantScope } from '../tenant-scope';
+import { assertCredentialOfTenant, knownToolIds } from './agent-references';
+import { versionSelect } from './agent.dto';
+import { validateForPublish } from './validate-for-publish';
+
+/** 422 with the engine's own message and the JSON path of the offending value in the config. */
+export class FlowConfigurationRejectedError extends UnprocessableError {
+  constructor(err: FlowConfigurationError) {
+    super('flow-configuration', err.message, { path: err.path, pointer: err.pointer, where: err.where, engineCode: err.code });
+  }
+}
+
+export interface PublishResult {
+  agentId: string;
+  version: number;
+  publishedAt: Date;
+  /** Things that run but are probably mistakes (unreachable steps, flows without trigger). */
+  warnings: FlowWarning[];
+}
+
+/**
+ * Validates an agent's draft as the worker's engine would build it and, if it holds together,
+ * writes it as the immutable AgentVersion N+1 and makes it the published one. A draft the
+ * engine refuses publishes nothing.
+ */
+@Injectable()
+export class PublishAgent {
+  constructor(private readonly prisma: PrismaService) {}
+
+  execute(user: AdminUser, agentId: string): Promise<PublishResult> {
+    return this.prisma.$transaction(async (tx) => {
+      const agent = await tx.agent.findFirst({ where: { id: agentId, ...tenantScope(user) } });
+      if (!agent) throw new ResourceNotFoundError('agent', agentId);
+      // Two publishes of one agent queue here, so each gets its own version number.
+      await tx.$queryRaw`SELECT 1 FROM "Agent" WHERE "id" = ${agentId}::uuid FOR UPDATE`;
+
+      let check;
+      try {
+        check = validateForPublish(agent.config, await knownToolIds(tx, agent.tenantId));
+      } catch (err) {
+        if (err instanceof FlowConfigurationError) throw new FlowConfigurationRejectedError(err);
+        throw err;
+      }
+      await assertCredentialOfTenant(tx, agent.tenantId, check.config, []);
+
+      const last = await tx.agentVersion.aggregate({ where: { agentId }, _max: { version: true } });
+      const version = (last._max.version ?? 0) + 1;
+      const config = check.config as unknown as Prisma.InputJsonValue;
+      const row = await tx.agentVersion.create({
+        data: { tenantId: agent.tenantId, agentId, version, config, publishedById: user.id },
+        select: versionSelect,
+      });
+      await tx.agent.update({ where: { id: agentId }, data: { publishedVersion: version } });
+      await recordAudit(tx, user, {
+        action: 'agent.publish',
+        entityType: 'agent',
+        entityId: agentId,
+        tenantId: agent.tenantId,
+        before: { publishedVersion: agent.publishedVersion },
+        after: { publishedVersion: version, config: check.config },
+      });
+      return { agentId, version, publishedAt: row.publishedAt, warnings: check.warnings };
+    });
+  }
+}
