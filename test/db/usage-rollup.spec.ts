@@ -1,4 +1,12 @@
-import { LATENCY_BUCKET_COUNT, percentileFromBuckets, recordTurnUsage, type PrismaClient, type TurnUsage } from '@switchboard/db';
+import {
+  LATENCY_BUCKET_COUNT,
+  percentileFromBuckets,
+  readUsage,
+  recordTurnUsage,
+  withTenant,
+  type PrismaClient,
+  type TurnUsage,
+} from '@switchboard/db';
 import { createTenantFixture, testPrisma, type TenantFixture } from '../support/fixtures';
 
 // jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
@@ -60,5 +68,37 @@ describe('recordTurnUsage', () => {
     ]);
     const nov30 = await prisma.usageDaily.findFirstOrThrow({ where: { tenantId: fx.tenant.id, day: new Date('2026-11-30') } });
     expect(nov30.turns).toBe(2);
+  });
+});
+
+describe('readUsage', () => {
+  it('reports usage by agent and day and in total, from the roll-ups, inside the tenant scope', async () => {
+    const own = await createTenantFixture(prisma);
+    const other = await createTenantFixture(prisma);
+    const secondAgent = await prisma.agent.create({ data: { tenantId: own.tenant.id, name: 'second' } });
+    const base = { tenantId: own.tenant.id, agentId: own.agent.id };
+    await recordTurnUsage(prisma, usage({ ...base, at: new Date('2026-10-01T08:00:00Z'), totalMs: 200, outcomeCodes: ['answered'] }));
+    await recordTurnUsage(prisma, usage({ ...base, at: new Date('2026-10-01T09:00:00Z'), totalMs: 3000, failed: true, outcomeCodes: ['provider-auth'] }));
+    await recordTurnUsage(prisma, usage({ ...base, agentId: secondAgent.id, at: new Date('2026-10-02T09:00:00Z'), totalMs: 50, llmCalls: 3 }));
+    await recordTurnUsage(prisma, usage({ ...base, at: new Date('2026-10-05T09:00:00Z') })); // outside the range
+    await recordTurnUsage(prisma, usage({ tenantId: other.tenant.id, agentId: other.agent.id, at: new Date('2026-10-01T08:00:00Z') }));
+
+    const report = await withTenant(prisma, own.tenant.id, (tx) =>
+      readUsage(tx, { tenantId: own.tenant.id, from: '2026-10-01', to: '2026-10-02' }),
+    );
+    expect(report.days.map((d) => [d.day, d.agentId, d.turns, d.failedTurns, d.llmCalls, d.outcomes])).toEqual([
+      ['2026-10-01', own.agent.id, 2, 1, 2, { answered: 1, 'provider-auth': 1 }],
+      ['2026-10-02', secondAgent.id, 1, 0, 3, { answered: 1 }],
+    ]);
+    expect(report.total).toEqual({
+      turns: 3, deferredTurns: 0, failedTurns: 1, llmCalls: 5, inputTokens: 300, outputTokens: 60, cachedInputTokens: 0,
+      avgLatencyMs: Math.round((200 + 3000 + 50) / 3), p50LatencyMs: 250, p95LatencyMs: 4000, p99LatencyMs: 4000,
+      outcomes: { answered: 2, 'provider-auth': 1 },
+    });
+
+    const oneAgent = await readUsage(prisma, { tenantId: own.tenant.id, from: '2026-10-01', to: '2026-10-31', agentId: secondAgent.id });
+    expect(oneAgent.total.turns).toBe(1);
+    const empty = await readUsage(prisma, { tenantId: own.tenant.id, from: '2026-09-01', to: '2026-09-30' });
+    expect(empty).toEqual({ days: [], total: expect.objectContaining({ turns: 0, avgLatencyMs: null, p50LatencyMs: null, outcomes: {} }) });
   });
 });

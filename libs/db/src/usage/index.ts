@@ -1,2 +1,3 @@
 export * from './latency-buckets';
+export * from './read-usage';
 export * from './record-turn-usage';
