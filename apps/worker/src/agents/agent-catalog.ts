@@ -2,7 +2,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import type { Agent } from '@falai/agent';
 import { buildEngineAgent, parseAgentConfig, type AgentConfig } from '@switchboard/agent-config';
 import { PrismaService } from '@switchboard/db';
-import { AGENT_CACHE_SIZE } from '../config/worker-settings';
+import { AGENT_CACHE_SIZE, AGENT_CACHE_TTL_MS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
 import { ToolRegistry } from '../tools/tool-registry';
 import { hostStore } from './host-store';
@@ -28,12 +28,13 @@ export class AgentNotFoundError extends Error {
 /**
  * The agent a session talks to, built from its published version (else its draft) and cached by
  * (agent, version) — or (agent, draft updatedAt) — so a publish or a draft edit takes effect on
- * the next turn while unchanged agents are built once per process.
+ * the next turn while unchanged agents are built once per process. Entries also expire after
+ * AGENT_CACHE_TTL_MS, so a rotated provider key or an edited HTTP tool is picked up.
  */
 @Injectable()
 export class AgentCatalog {
   private readonly logger = new Logger(AgentCatalog.name);
-  private readonly cache = new Map<string, Promise<LoadedAgent>>();
+  private readonly cache = new Map<string, { loading: Promise<LoadedAgent>; until: number }>();
 
   constructor(
     private readonly prisma: PrismaService,
@@ -51,17 +52,18 @@ export class AgentCatalog {
       row.publishedVersion !== null ? `${row.id}@v${row.publishedVersion}` : `${row.id}@draft:${row.updatedAt.getTime()}`;
 
     const hit = this.cache.get(cacheKey);
-    if (hit) {
+    if (hit && hit.until > Date.now()) {
       // Re-insert: Map order is the LRU order.
       this.cache.delete(cacheKey);
       this.cache.set(cacheKey, hit);
-      return hit;
+      return hit.loading;
     }
     const loading = this.load(tenantId, row).catch((err: unknown) => {
       this.cache.delete(cacheKey);
       throw err;
     });
-    this.cache.set(cacheKey, loading);
+    this.cache.delete(cacheKey);
+    this.cache.set(cacheKey, { loading, until: Date.now() + AGENT_CACHE_TTL_MS });
     while (this.cache.size > AGENT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     return loading;
   }
@@ -80,7 +82,7 @@ export class AgentCatalog {
       json = published.config;
     }
     const config = parseAgentConfig(json);
-    const provider = this.providers.build(config.provider);
+    const provider = await this.providers.build(tenantId, config.provider);
     const agent = buildEngineAgent<TurnContext>(config, {
       tools: this.tools.forAllowList(config.tools),
       provider,

@@ -32,8 +32,9 @@ export const MAX_CONFLICT_REPLAYS = 3;
 /** Stored messages (user and assistant) the engine sees as history, newest kept. */
 export const HISTORY_LIMIT = 50;
 
-/** Built engine agents kept per process, keyed by agent and version. */
+/** Built engine agents kept per process, keyed by agent and version, and for how long. */
 export const AGENT_CACHE_SIZE = 200;
+export const AGENT_CACHE_TTL_MS = 5 * 60_000;
 
 /** Interactive commit transaction limits (ms). */
 export const COMMIT_TRANSACTION = { maxWait: 5_000, timeout: 15_000 };

@@ -1,4 +1,5 @@
 import { ProviderError, type TurnResult } from '@falai/agent';
+import { SecretDecryptError } from '@switchboard/db';
 import { PROVIDER_RETRY_LADDER_MS } from '../config/worker-settings';
 import { permanentFailureCode, transientRetryDelayMs } from './turn-failure';
 import { distinctCodes, failedForGood, turnUsage } from './turn-record';
@@ -18,6 +19,7 @@ describe('turn failures', () => {
   it('treats an agent that cannot be built as permanent, and our own errors as retryable', () => {
     const config = Object.assign(new Error('bad'), { name: 'FlowConfigurationError' });
     expect(permanentFailureCode(config)).toBe('agent-unavailable');
+    expect(permanentFailureCode(new SecretDecryptError('wrong key'))).toBe('agent-unavailable');
     expect(permanentFailureCode(new Error('connection reset'))).toBeUndefined();
   });
 

@@ -16,7 +16,11 @@ const CONFIG_ERROR_NAMES = new Set([
   'AgentNotFoundError',
   'FlowConfigurationError',
   'ProviderConfigurationError',
+  'ProviderCredentialError',
+  'ScriptError',
 ]);
+/** The same, for errors recognised by their stable code (their class may not set a name). */
+const CONFIG_ERROR_CODES = new Set(['secret-undecryptable', 'invalid-master-key']);
 
 /**
  * The outcome code of a failure no retry can fix, or undefined for one worth retrying (a
@@ -27,7 +31,9 @@ export function permanentFailureCode(err: unknown): string | undefined {
     if (err.kind === 'quota') return err.resetAt ? undefined : 'provider-quota';
     return PERMANENT_PROVIDER_KINDS[err.kind];
   }
-  if (err instanceof Error && CONFIG_ERROR_NAMES.has(err.name)) return 'agent-unavailable';
+  if (err instanceof Error && (CONFIG_ERROR_NAMES.has(err.name) || CONFIG_ERROR_CODES.has(String((err as { code?: unknown }).code)))) {
+    return 'agent-unavailable';
+  }
   return undefined;
 }
 
