@@ -3,9 +3,9 @@
 // Postgres and Redis, creates and migrates the database, seeds the demo tenant, builds what is
 // out of date, then runs the API and the worker until Ctrl-C. Flags: --rebuild (build all).
 const { spawnSync } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
+const { ensureDemoSecrets, SECRETS_FILE } = require('./demo/demo-secrets');
 const { loadEnvFiles } = require('./demo/env-files');
 const { isUpToDate } = require('./demo/freshness');
 const { PreflightError, checkReachable, redact } = require('./demo/preflight');
@@ -88,13 +88,10 @@ async function main() {
   env.NODE_ENV ??= 'production';
   env.PORT ??= '3000';
   env.HOST ??= '0.0.0.0';
-  // Production refuses to sign console tokens without a secret; a demo run makes its own.
-  env.AUTH_SECRET ||= randomBytes(32).toString('hex');
-  // Same for the secrets master key; secrets stored in one demo run do not decrypt in the next
-  // unless MASTER_KEY is set in .env.
-  env.MASTER_KEY ||= randomBytes(32).toString('hex');
+  const generated = ensureDemoSecrets(root, env);
   console.log(`Switchboard demo — settings from ${['the environment', ...loaded].join(', ')}`);
   console.log(`  DATABASE_URL=${redact(env.DATABASE_URL)}  REDIS_URL=${redact(env.REDIS_URL)}`);
+  if (generated.length > 0) console.log(`  generated ${generated.join(' and ')} into ${SECRETS_FILE} (kept for later runs)`);
 
   step('Checking Postgres and Redis');
   await checkReachable('Postgres', env.DATABASE_URL, 5432);

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, utimesSync, writeFileSync, mkdirSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { envSchema } from '@switchboard/config';
@@ -11,6 +11,10 @@ const { parseEnvFile, loadEnvFiles } = require('../../scripts/demo/env-files') a
   loadEnvFiles(root: string, env: Record<string, string | undefined>): string[];
 };
 const { isUpToDate } = require('../../scripts/demo/freshness') as { isUpToDate(out: string, inputs: string[]): boolean };
+const { ensureDemoSecrets, SECRETS_FILE } = require('../../scripts/demo/demo-secrets') as {
+  ensureDemoSecrets(root: string, env: Record<string, string | undefined>): string[];
+  SECRETS_FILE: string;
+};
 /* eslint-enable @typescript-eslint/no-require-imports */
 
 const root = path.join(__dirname, '../..');
@@ -51,6 +55,28 @@ describe('demo env files', () => {
     const env: Record<string, string | undefined> = { A: 'from-shell' };
     expect(loadEnvFiles(dir, env)).toEqual(['.env', '.env.example']);
     expect(env).toEqual({ A: 'from-shell', B: 'from-env', C: 'default' });
+  });
+});
+
+describe('demo secrets', () => {
+  it('generates AUTH_SECRET and MASTER_KEY once, keeps them for the next run, owner-readable only', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sb-secrets-'));
+    const first: Record<string, string | undefined> = {};
+    expect(ensureDemoSecrets(dir, first)).toEqual(['AUTH_SECRET', 'MASTER_KEY']);
+    expect(first.AUTH_SECRET).toMatch(/^[0-9a-f]{64}$/);
+    expect(first.MASTER_KEY).toMatch(/^[0-9a-f]{64}$/);
+    expect(statSync(path.join(dir, SECRETS_FILE)).mode & 0o777).toBe(0o600);
+
+    const second: Record<string, string | undefined> = {};
+    expect(ensureDemoSecrets(dir, second)).toEqual([]);
+    expect(second).toEqual(first);
+  });
+
+  it('never replaces a secret set in the shell or .env', () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sb-secrets-'));
+    const env: Record<string, string | undefined> = { AUTH_SECRET: 'mine-'.padEnd(40, 'x') };
+    expect(ensureDemoSecrets(dir, env)).toEqual(['MASTER_KEY']);
+    expect(env.AUTH_SECRET).toBe('mine-'.padEnd(40, 'x'));
   });
 });
 
