@@ -1,4 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { PrismaService } from '@switchboard/db';
 import type { Redis } from 'ioredis';
@@ -7,8 +7,14 @@ import { withTimeout } from '../common/with-timeout';
 
 const CHECK_TIMEOUT_MS = 1500;
 
+/**
+ * Postgres and Redis checks for /health/ready. The public answer says only up or down; the
+ * reason (which may name hosts) goes to the log.
+ */
 @Injectable()
 export class DependencyIndicators {
+  private readonly logger = new Logger('Health');
+
   constructor(
     private readonly indicators: HealthIndicatorService,
     private readonly prisma: PrismaService,
@@ -21,7 +27,8 @@ export class DependencyIndicators {
       await withTimeout(this.prisma.$queryRaw`SELECT 1`, CHECK_TIMEOUT_MS, 'postgres SELECT 1');
       return check.up();
     } catch (err) {
-      return check.down({ message: (err as Error).message });
+      this.logger.warn({ err: (err as Error).message }, 'postgres is down');
+      return check.down({ message: 'no answer to SELECT 1' });
     }
   }
 
@@ -31,7 +38,8 @@ export class DependencyIndicators {
       await withTimeout(this.redis.ping(), CHECK_TIMEOUT_MS, 'redis PING');
       return check.up();
     } catch (err) {
-      return check.down({ message: (err as Error).message });
+      this.logger.warn({ err: (err as Error).message }, 'redis is down');
+      return check.down({ message: 'no answer to PING' });
     }
   }
 }

@@ -1,2 +1,3 @@
 export * from './api-error';
+export * from './dependency-errors';
 export * from './http-errors';

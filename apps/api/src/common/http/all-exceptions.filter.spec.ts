@@ -1,5 +1,6 @@
 import { HttpException, NotFoundException, PayloadTooLargeException } from '@nestjs/common';
-import { ConflictError, InvalidJsonError, NotFoundError } from '../errors';
+import { Prisma } from '@switchboard/db';
+import { ConflictError, InvalidJsonError, NotFoundError, TooManyRequestsError } from '../errors';
 import { toErrorResponse } from './all-exceptions.filter';
 
 describe('toErrorResponse', () => {
@@ -29,6 +30,21 @@ describe('toErrorResponse', () => {
     expect(res.errorId).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.body.error).toEqual({ code: 'internal-error', message: expect.stringContaining(res.errorId!), errorId: res.errorId });
     expect(JSON.stringify(res.body)).not.toContain('secret internals');
+  });
+
+  it('answers 503 database-unavailable with Retry-After when Postgres cannot be reached', () => {
+    const unreachable = new Prisma.PrismaClientKnownRequestError("Can't reach database server", { code: 'P1001', clientVersion: '7' });
+    expect(toErrorResponse(unreachable)).toEqual({
+      status: 503,
+      retryAfterSeconds: 5,
+      body: { error: { code: 'database-unavailable', message: expect.stringContaining('Nothing was stored') } },
+    });
+    const constraint = new Prisma.PrismaClientKnownRequestError('Unique constraint failed', { code: 'P2002', clientVersion: '7' });
+    expect(toErrorResponse(constraint).status).toBe(500);
+  });
+
+  it('sends Retry-After for rate limits', () => {
+    expect(toErrorResponse(new TooManyRequestsError('rate-limited', 'Slow down.', 30)).retryAfterSeconds).toBe(30);
   });
 
   it('treats a 5xx HttpException as unknown too', () => {

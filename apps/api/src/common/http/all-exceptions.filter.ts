@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Catch, HttpException, Logger, type ArgumentsHost, type ExceptionFilter } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { ApiError } from '../errors/api-error';
-import { TooManyRequestsError } from '../errors/http-errors';
+import { asDependencyError } from '../errors/dependency-errors';
 
 export interface ErrorBody {
   error: { code: string; message: string; details?: unknown; errorId?: string };
@@ -25,12 +25,23 @@ const CODE_BY_STATUS: Record<number, string> = {
   431: 'headers-too-large',
 };
 
-/** Turns any thrown value into the status and body the client gets. Pure, so it is unit-tested. */
-export function toErrorResponse(exception: unknown): { status: number; body: ErrorBody; errorId?: string } {
+export interface ErrorResponse {
+  status: number;
+  body: ErrorBody;
+  /** Set for unknown errors (500): log it with the error. */
+  errorId?: string;
+  /** Sent as Retry-After (429, 503). */
+  retryAfterSeconds?: number;
+}
+
+/** Turns any thrown value into what the client gets. Pure, so it is unit-tested. */
+export function toErrorResponse(thrown: unknown): ErrorResponse {
+  const exception = asDependencyError(thrown) ?? thrown;
   if (exception instanceof ApiError) {
     const error: ErrorBody['error'] = { code: exception.code, message: exception.message };
     if (exception.details !== undefined) error.details = exception.details;
-    return { status: exception.status, body: { error } };
+    const retry = (exception as { retryAfterSeconds?: unknown }).retryAfterSeconds;
+    return { status: exception.status, body: { error }, ...(typeof retry === 'number' && { retryAfterSeconds: retry }) };
   }
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
@@ -71,16 +82,17 @@ export class AllExceptionsFilter implements ExceptionFilter {
 
   catch(exception: unknown, host: ArgumentsHost): void {
     const reply = host.switchToHttp().getResponse<FastifyReply>();
-    const { status, body, errorId } = toErrorResponse(exception);
+    const { status, body, errorId, retryAfterSeconds } = toErrorResponse(exception);
     if (errorId) {
       this.logger.error({ err: exception, errorId }, 'unhandled error');
+    } else if (status >= 500) {
+      this.logger.error({ err: exception, code: body.error.code }, 'dependency failure');
     } else {
       this.logger.debug({ code: body.error.code, status }, 'request rejected');
     }
     if (reply.sent) return;
-    if (exception instanceof TooManyRequestsError && exception.retryAfterSeconds !== undefined) {
-      void reply.header('Retry-After', String(exception.retryAfterSeconds));
-    }
+    if (retryAfterSeconds !== undefined) void reply.header('Retry-After', String(retryAfterSeconds));
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   }
 }
+

@@ -17,8 +17,9 @@ export function useFastifyErrorHandler(fastify: FastifyInstance): void {
       !(err instanceof ApiError) && typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500
         ? new HttpException(err.message, err.statusCode)
         : err;
-    const { status, body, errorId } = toErrorResponse(exception);
+    const { status, body, errorId, retryAfterSeconds } = toErrorResponse(exception);
     if (errorId) logger.error({ err, errorId }, 'unhandled error');
+    if (retryAfterSeconds !== undefined) void reply.header('Retry-After', String(retryAfterSeconds));
     void reply.status(status).header('content-type', 'application/json; charset=utf-8').send(body);
   });
 }
