@@ -1,4 +1,10 @@
 import { Module } from '@nestjs/common';
+import { ApiKeysController } from './api-keys/api-keys.controller';
+import { ChannelsController } from './channels/channels.controller';
+import { CredentialsController } from './credentials/credentials.controller';
+import { HttpToolsController } from './tools/http-tools.controller';
+import { HttpToolsService } from './tools/http-tools.service';
+import { ToolsController } from './tools/tools.controller';
 import { AgentsController } from './agents/agents.controller';
 import { AgentVersionsController } from './agents/agent-versions.controller';
 import { PublishAgent } from './agents/publish-agent.usecase';
@@ -28,8 +34,13 @@ import { TurnsController } from './turns/turns.controller';
     StatsController,
     AgentsController,
     AgentVersionsController,
+    ChannelsController,
+    ApiKeysController,
+    CredentialsController,
+    ToolsController,
+    HttpToolsController,
   ],
-  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, PublishAgent, SecretBox],
+  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, PublishAgent, SecretBox, HttpToolsService],
   exports: [AccessTokenService, AdminAuthGuard],
 })
 export class AdminModule {}

@@ -1,0 +1,57 @@
+import type { Prisma } from '@switchboard/db';
+import { z } from 'zod';
+import { textContainsFilter, uuidFilter } from '../list-query/filters';
+import type { ListSpec } from '../list-query/list-query';
+
+/** The columns the API shows; the encrypted signing secret never leaves the database layer. */
+export const channelColumns = {
+  id: true,
+  tenantId: true,
+  agentId: true,
+  name: true,
+  webhookUrl: true,
+  webhookSecretEncrypted: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+
+type ChannelRow = Prisma.ChannelGetPayload<{ select: typeof channelColumns }>;
+
+export interface ChannelDto extends Omit<ChannelRow, 'webhookSecretEncrypted'> {
+  /** Whether a signing secret is set; the secret itself is shown once, on create or rotation. */
+  hasWebhookSecret: boolean;
+}
+
+export function toChannelDto({ webhookSecretEncrypted, ...rest }: ChannelRow): ChannelDto {
+  return { ...rest, hasWebhookSecret: webhookSecretEncrypted !== null };
+}
+
+const webhookUrl = z
+  .string()
+  .url()
+  .max(2000)
+  .refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL');
+
+export const createChannelBody = z.strictObject({
+  tenantId: z.string().optional(),
+  agentId: z.string().uuid(),
+  name: z.string().trim().min(1).max(200),
+  webhookUrl: webhookUrl.nullable().optional(),
+});
+export type CreateChannelBody = z.infer<typeof createChannelBody>;
+
+// Whole records come back from react-admin: read-only keys are dropped.
+export const updateChannelBody = z.object({
+  agentId: z.string().uuid().optional(),
+  name: z.string().trim().min(1).max(200).optional(),
+  webhookUrl: webhookUrl.nullable().optional(),
+});
+export type UpdateChannelBody = z.infer<typeof updateChannelBody>;
+
+export const channelsListSpec: ListSpec<Prisma.ChannelWhereInput> = {
+  resource: 'channels',
+  sortFields: ['name', 'createdAt', 'updatedAt', 'id'],
+  defaultSort: ['name', 'asc'],
+  tieBreaker: 'id',
+  filters: { id: uuidFilter('id'), tenantId: uuidFilter('tenantId'), agentId: uuidFilter('agentId'), q: textContainsFilter('name') },
+};

@@ -1,0 +1,149 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import { PrismaService, type Prisma } from '@switchboard/db';
+import type { FastifyReply } from 'fastify';
+import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
+import { ResourceNotFoundError, UnknownReferenceError } from '../admin-errors';
+import { AdminAuthGuard } from '../auth/admin-auth.guard';
+import type { AdminUser } from '../auth/admin-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
+import { recordAudit } from '../common/audit';
+import { listReply } from '../common/list-reply';
+import { SECRET_CONTEXTS, SecretBox } from '../common/secret-box';
+import { tenantForCreate } from '../common/tenant-target';
+import { isUuid } from '../list-query/filters';
+import { parseListQuery } from '../list-query/list-query';
+import { tenantScope } from '../tenant-scope';
+import {
+  channelColumns,
+  channelsListSpec,
+  createChannelBody,
+  toChannelDto,
+  updateChannelBody,
+  type ChannelDto,
+  type CreateChannelBody,
+  type UpdateChannelBody,
+} from './channel.dto';
+import { newWebhookSecret } from './webhook-secret';
+
+/**
+ * Channels: each belongs to one agent of its tenant, may have an outbound webhook URL, and has
+ * a signing secret that is shown once (on create and on rotation) and stored encrypted.
+ */
+@ApiTags('console admin')
+@Controller('v1/admin/channels')
+@UseGuards(AdminAuthGuard)
+export class ChannelsController {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly secrets: SecretBox,
+  ) {}
+
+  @Get()
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'Channels, simple-REST (filter {agentId, q, id, tenantId}); total in Content-Range' })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { where, orderBy, skip, take } = parseListQuery(query, channelsListSpec);
+    const scoped = { AND: [tenantScope(user), ...where] };
+    const [rows, total] = await this.prisma.$transaction([
+      this.prisma.channel.findMany({ where: scoped, orderBy, skip, take, select: channelColumns }),
+      this.prisma.channel.count({ where: scoped }),
+    ]);
+    return listReply(reply, 'channels', skip, rows.map(toChannelDto), total);
+  }
+
+  @Get(':id')
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'One channel (never its signing secret)' })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ChannelDto> {
+    return toChannelDto(await this.find(user, id));
+  }
+
+  @Post()
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Create a channel for an agent; answers its webhook signing secret once (webhookSecret)' })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody) {
+    const tenantId = tenantForCreate(user, body.tenantId);
+    const secret = newWebhookSecret();
+    return this.prisma.$transaction(async (tx) => {
+      await this.assertAgent(tx, tenantId, body.agentId);
+      const row = await tx.channel.create({
+        data: {
+          tenantId,
+          agentId: body.agentId,
+          name: body.name,
+          webhookUrl: body.webhookUrl ?? null,
+          webhookSecretEncrypted: this.secrets.encrypt(secret, SECRET_CONTEXTS.channelWebhook(tenantId)),
+        },
+        select: channelColumns,
+      });
+      const channel = toChannelDto(row);
+      await recordAudit(tx, user, { action: 'channel.create', entityType: 'channel', entityId: row.id, tenantId, after: channel });
+      return { ...channel, webhookSecret: secret };
+    });
+  }
+
+  @Put(':id')
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Edit a channel: name, agent, webhook URL' })
+  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateChannelBody)) body: UpdateChannelBody) {
+    return this.prisma.$transaction(async (tx) => {
+      const before = toChannelDto(await this.find(user, id, tx));
+      if (body.agentId !== undefined) await this.assertAgent(tx, before.tenantId, body.agentId);
+      const row = await tx.channel.update({
+        where: { id },
+        data: {
+          ...(body.name !== undefined && { name: body.name }),
+          ...(body.agentId !== undefined && { agentId: body.agentId }),
+          ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
+        },
+        select: channelColumns,
+      });
+      const after = toChannelDto(row);
+      await recordAudit(tx, user, { action: 'channel.update', entityType: 'channel', entityId: id, tenantId: before.tenantId, before, after });
+      return after;
+    });
+  }
+
+  @Post(':id/rotate-secret')
+  @HttpCode(200)
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Replace the webhook signing secret; the new one is in this answer only' })
+  async rotateSecret(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+    return this.prisma.$transaction(async (tx) => {
+      const before = toChannelDto(await this.find(user, id, tx));
+      const secret = newWebhookSecret();
+      await tx.channel.update({
+        where: { id },
+        data: { webhookSecretEncrypted: this.secrets.encrypt(secret, SECRET_CONTEXTS.channelWebhook(before.tenantId)) },
+      });
+      await recordAudit(tx, user, { action: 'channel.rotate-secret', entityType: 'channel', entityId: id, tenantId: before.tenantId });
+      return { id, webhookSecret: secret };
+    });
+  }
+
+  @Delete(':id')
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Delete a channel with its keys, sessions and messages' })
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ChannelDto> {
+    return this.prisma.$transaction(async (tx) => {
+      const before = toChannelDto(await this.find(user, id, tx));
+      await tx.channel.delete({ where: { id } });
+      await recordAudit(tx, user, { action: 'channel.delete', entityType: 'channel', entityId: id, tenantId: before.tenantId, before });
+      return before;
+    });
+  }
+
+  private async assertAgent(tx: Prisma.TransactionClient, tenantId: string, agentId: string): Promise<void> {
+    const agent = await tx.agent.findFirst({ where: { id: agentId, tenantId }, select: { id: true } });
+    if (!agent) throw new UnknownReferenceError('unknown-agent', `agentId "${agentId}" names no agent of this tenant.`, ['agentId']);
+  }
+
+  private async find(user: AdminUser, id: string, db: Prisma.TransactionClient = this.prisma) {
+    const row = isUuid(id) ? await db.channel.findFirst({ where: { id, ...tenantScope(user) }, select: channelColumns }) : null;
+    if (!row) throw new ResourceNotFoundError('channel', id);
+    return row;
+  }
+}

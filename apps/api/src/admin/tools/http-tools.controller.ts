@@ -1,0 +1,82 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import { PrismaService, type Prisma } from '@switchboard/db';
+import type { FastifyReply } from 'fastify';
+import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
+import { AdminAuthGuard } from '../auth/admin-auth.guard';
+import type { AdminUser } from '../auth/admin-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
+import { listReply } from '../common/list-reply';
+import { enumFilter, textContainsFilter, textEqualsFilter, uuidFilter } from '../list-query/filters';
+import { parseListQuery, type ListSpec } from '../list-query/list-query';
+import { tenantScope } from '../tenant-scope';
+import { createHttpToolBody, httpToolColumns, updateHttpToolBody, type CreateHttpToolBody, type HttpToolDto, type UpdateHttpToolBody } from './http-tool.dto';
+import { HttpToolsService } from './http-tools.service';
+
+const listSpec: ListSpec<Prisma.ToolDefinitionWhereInput> = {
+  resource: 'http-tools',
+  sortFields: ['toolId', 'createdAt', 'updatedAt', 'method', 'id'],
+  defaultSort: ['toolId', 'asc'],
+  tieBreaker: 'id',
+  filters: {
+    id: uuidFilter('id'),
+    tenantId: uuidFilter('tenantId'),
+    toolId: textEqualsFilter('toolId'),
+    method: enumFilter('method', ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const),
+    q: textContainsFilter('toolId'),
+  },
+};
+
+/** A tenant's HTTP tools (URL, method, JSON Schema parameters, headers, secret headers, timeout, flags). */
+@ApiTags('console admin')
+@Controller('v1/admin/http-tools')
+@UseGuards(AdminAuthGuard)
+export class HttpToolsController {
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly tools: HttpToolsService,
+  ) {}
+
+  @Get()
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'HTTP tools, simple-REST; secret header values never shown (secretHeaderNames only)' })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
+    const scoped = { AND: [tenantScope(user), ...where] };
+    const [rows, total] = await this.prisma.$transaction([
+      this.prisma.toolDefinition.findMany({ where: scoped, orderBy, skip, take, select: httpToolColumns }),
+      this.prisma.toolDefinition.count({ where: scoped }),
+    ]);
+    return listReply(reply, 'http-tools', skip, rows.map((r) => this.tools.toDto(r)), total);
+  }
+
+  @Get(':id')
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'One HTTP tool' })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<HttpToolDto> {
+    return this.tools.toDto(await this.tools.find(user, id));
+  }
+
+  @Post()
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Create an HTTP tool (parameters must be a JSON Schema object)' })
+  create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createHttpToolBody)) body: CreateHttpToolBody) {
+    return this.tools.create(user, body);
+  }
+
+  @Put(':id')
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Edit an HTTP tool; secretHeaders, when sent, replaces all secret headers' })
+  update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateHttpToolBody)) body: UpdateHttpToolBody) {
+    return this.tools.update(user, id, body);
+  }
+
+  @Delete(':id')
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Delete an HTTP tool no agent allows (409 tool-in-use otherwise)' })
+  remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+    return this.tools.remove(user, id);
+  }
+}
