@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@switchboard/db';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
-import { request } from './http';
+import { request, type ApiResponse } from './http';
 
 // jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
 jest.setTimeout(30_000);
@@ -45,6 +45,38 @@ describe('GET /v1/sessions/:sessionId/messages', () => {
     ]);
     const seqs = res.body.messages.map((m: { seq: string }) => BigInt(m.seq));
     expect([...seqs].sort((x, y) => (x < y ? -1 : 1))).toEqual(seqs);
+  });
+
+  it('pages by seq with limit and after, ending with next = null', async () => {
+    const session = `s-${uniqueSuffix()}`;
+    const posted = [];
+    for (const text of ['m1', 'm2', 'm3', 'm4', 'm5']) posted.push(await post(a, session, text));
+    const path = `/v1/sessions/${posted[0].sessionId}/messages`;
+
+    const texts: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const res: ApiResponse = await request('GET', `${path}?limit=2${after ? `&after=${after}` : ''}`, { key: a.apiKey });
+      expect(res.status).toBe(200);
+      texts.push(...res.body.messages.map((m: { text: string }) => m.text));
+      after = res.body.next;
+      pages++;
+    } while (after !== null);
+    expect(texts).toEqual(['m1', 'm2', 'm3', 'm4', 'm5']);
+    expect(pages).toBe(3);
+
+    const whole = await request('GET', path, { key: a.apiKey });
+    expect(whole.body.messages).toHaveLength(5);
+    expect(whole.body.next).toBeNull();
+  });
+
+  it.each(['limit=0', 'limit=501', 'limit=x', 'after=-1', 'page=2'])('rejects ?%s with 400 validation-failed', async (q) => {
+    const mine = await post(a, `s-${uniqueSuffix()}`, 'hello');
+    const res = await request('GET', `/v1/sessions/${mine.sessionId}/messages?${q}`, { key: a.apiKey });
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('validation-failed');
+    expect(res.body.error.details[0].location).toBe('query');
   });
 
   it("answers 404 session-not-found for another tenant's session and leaks nothing", async () => {

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { isUuid, PrismaService, withTenant } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import { SessionNotFoundError } from './messages.errors';
+import { MAX_PAGE_SIZE, type SessionMessagesQuery } from './messages.schemas';
 
 export interface SessionMessagesView {
   session: { id: string; externalKey: string; status: string; createdAt: string };
@@ -15,10 +16,13 @@ export interface SessionMessagesView {
     createdAt: string;
     answeredAt: string | null;
   }[];
+  /** Pass as `after` to get the next page; null on the last page. */
+  next: string | null;
 }
 
 /**
- * A session's conversation in arrival order, for the key's tenant only. An id of another
+ * A session's conversation in arrival order, for the key's tenant only, in pages of at most
+ * MAX_PAGE_SIZE messages (keyset on `seq`, so pages stay right while messages arrive). An id of another
  * tenant, an unknown id and a malformed id all answer 404 `session-not-found`, so ids cannot be
  * probed.
  */
@@ -26,7 +30,8 @@ export interface SessionMessagesView {
 export class ListSessionMessages {
   constructor(private readonly prisma: PrismaService) {}
 
-  async execute(auth: ChannelAuthContext, sessionId: string): Promise<SessionMessagesView> {
+  async execute(auth: ChannelAuthContext, sessionId: string, page: SessionMessagesQuery = {}): Promise<SessionMessagesView> {
+    const limit = page.limit ?? MAX_PAGE_SIZE;
     if (!isUuid(sessionId)) throw new SessionNotFoundError();
     // Explicit tenant filters, and row-level security under them in case one is ever forgotten.
     const found = await withTenant(this.prisma, auth.tenantId, async (tx) => {
@@ -36,8 +41,13 @@ export class ListSessionMessages {
       });
       if (!session) return null;
       const messages = await tx.message.findMany({
-        where: { sessionId: session.id, tenantId: auth.tenantId },
+        where: {
+          sessionId: session.id,
+          tenantId: auth.tenantId,
+          ...(page.after !== undefined && { seq: { gt: BigInt(page.after) } }),
+        },
         orderBy: { seq: 'asc' },
+        take: limit + 1, // one more tells whether there is a next page
         select: {
           id: true, seq: true, direction: true, status: true, text: true, externalId: true, createdAt: true, answeredAt: true,
         },
@@ -45,7 +55,9 @@ export class ListSessionMessages {
       return { session, messages };
     });
     if (!found) throw new SessionNotFoundError();
-    const { session, messages } = found;
+    const { session } = found;
+    const messages = found.messages.slice(0, limit);
+    const next = found.messages.length > limit ? messages[messages.length - 1].seq.toString() : null;
     return {
       session: { ...session, createdAt: session.createdAt.toISOString() },
       messages: messages.map((m) => ({
@@ -54,6 +66,7 @@ export class ListSessionMessages {
         createdAt: m.createdAt.toISOString(),
         answeredAt: m.answeredAt?.toISOString() ?? null,
       })),
+      next,
     };
   }
 }

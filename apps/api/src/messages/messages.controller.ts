@@ -9,9 +9,11 @@ import { ListSessionMessages, type SessionMessagesView } from './list-session-me
 import {
   postMessageBody,
   postMessageQuery,
+  sessionMessagesQuery,
   sessionParams,
   type PostMessageBody,
   type PostMessageQuery,
+  type SessionMessagesQuery,
 } from './messages.schemas';
 import { PostMessage, type PostMessageResult } from './post-message.usecase';
 
@@ -47,11 +49,14 @@ export class MessagesController {
   }
 
   @Get('sessions/:sessionId/messages')
-  @ApiOperation({ summary: "A session's messages in arrival order (the key's tenant only)" })
+  @ApiOperation({ summary: "A session's messages in arrival order (the key's tenant only), paged by seq" })
+  @ApiQuery({ name: 'after', required: false, description: 'The `next` of the previous page' })
+  @ApiQuery({ name: 'limit', required: false, description: 'Messages per page, 1..500 (default 500)' })
   list(
     @ChannelAuth() auth: ChannelAuthContext,
     @Param(new ZodValidationPipe(sessionParams, 'params')) params: z.infer<typeof sessionParams>,
+    @Query(new ZodValidationPipe(sessionMessagesQuery, 'query')) query: SessionMessagesQuery,
   ): Promise<SessionMessagesView> {
-    return this.listSessionMessages.execute(auth, params.sessionId);
+    return this.listSessionMessages.execute(auth, params.sessionId, query);
   }
 }

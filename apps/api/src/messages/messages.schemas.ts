@@ -26,3 +26,17 @@ export const postMessageQuery = z.strictObject({
 export type PostMessageQuery = z.infer<typeof postMessageQuery>;
 
 export const sessionParams = z.strictObject({ sessionId: z.string() });
+
+export const MAX_PAGE_SIZE = 500;
+
+/** Query of GET /v1/sessions/:id/messages: a page of `limit` messages after the `after` seq. */
+export const sessionMessagesQuery = z.strictObject({
+  after: z.string().regex(/^\d{1,18}$/, 'after must be the seq of a message').optional(),
+  limit: z
+    .string()
+    .regex(/^\d{1,4}$/, 'limit must be a whole number')
+    .transform(Number)
+    .pipe(z.number().int().min(1).max(MAX_PAGE_SIZE))
+    .optional(),
+});
+export type SessionMessagesQuery = z.infer<typeof sessionMessagesQuery>;
