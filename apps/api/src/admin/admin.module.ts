@@ -5,6 +5,9 @@ import { CredentialsController } from './credentials/credentials.controller';
 import { HttpToolsController } from './tools/http-tools.controller';
 import { HttpToolsService } from './tools/http-tools.service';
 import { ToolsController } from './tools/tools.controller';
+import { UsersController } from './users/users.controller';
+import { AuditLogController } from './audit-log/audit-log.controller';
+import { UsageController } from './usage/usage.controller';
 import { AgentsController } from './agents/agents.controller';
 import { AgentVersionsController } from './agents/agent-versions.controller';
 import { PublishAgent } from './agents/publish-agent.usecase';
@@ -39,6 +42,9 @@ import { TurnsController } from './turns/turns.controller';
     CredentialsController,
     ToolsController,
     HttpToolsController,
+    UsersController,
+    UsageController,
+    AuditLogController,
   ],
   providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, PublishAgent, SecretBox, HttpToolsService],
   exports: [AccessTokenService, AdminAuthGuard],

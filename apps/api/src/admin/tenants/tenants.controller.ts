@@ -1,12 +1,19 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
-import { ResourceNotFoundError } from '../admin-errors';
+import { z } from 'zod';
+import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
+import { AlreadyExistsError, ResourceNotFoundError } from '../admin-errors';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
+import type { AdminUser } from '../auth/admin-user';
+import { CurrentUser } from '../auth/current-user.decorator';
 import { Roles } from '../auth/roles.decorator';
+import { recordAudit } from '../common/audit';
+import { listReply } from '../common/list-reply';
+import { isUniqueViolation } from '../common/prisma-errors';
 import { isUuid, textContainsFilter, textEqualsFilter, uuidFilter } from '../list-query/filters';
-import { contentRange, parseListQuery, type ListSpec } from '../list-query/list-query';
+import { parseListQuery, type ListSpec } from '../list-query/list-query';
 
 const tenantSelect = { id: true, name: true, slug: true, createdAt: true, updatedAt: true } as const;
 
@@ -18,7 +25,13 @@ const tenantsListSpec: ListSpec<Prisma.TenantWhereInput> = {
   filters: { id: uuidFilter('id'), slug: textEqualsFilter('slug'), q: textContainsFilter('name') },
 };
 
-/** Tenants are the platform's business: only platform admins list them. */
+const name = z.string().trim().min(1).max(200);
+const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a slug is lowercase letters, digits and inner dashes (at most 63)');
+const createBody = z.strictObject({ name, slug });
+// react-admin sends the record back: read-only keys dropped.
+const updateBody = z.object({ name: name.optional(), slug: slug.optional() });
+
+/** Tenants are the platform's business: only platform admins list and manage them. */
 @ApiTags('console admin')
 @Controller('v1/admin/tenants')
 @UseGuards(AdminAuthGuard)
@@ -34,15 +47,69 @@ export class TenantsController {
       this.prisma.tenant.findMany({ where: { AND: where }, orderBy, skip, take, select: tenantSelect }),
       this.prisma.tenant.count({ where: { AND: where } }),
     ]);
-    reply.header('Content-Range', contentRange('tenants', skip, rows.length, total));
-    return rows;
+    return listReply(reply, 'tenants', skip, rows, total);
   }
 
   @Get(':id')
   @Roles('platform_admin')
   @ApiOperation({ summary: 'One tenant (platform admins only)' })
-  async getOne(@Param('id') id: string) {
-    const row = isUuid(id) ? await this.prisma.tenant.findUnique({ where: { id }, select: tenantSelect }) : null;
+  getOne(@Param('id') id: string) {
+    return this.find(id);
+  }
+
+  @Post()
+  @Roles('platform_admin')
+  @ApiOperation({ summary: 'Create a tenant (platform admins only)' })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const row = await tx.tenant.create({ data: body, select: tenantSelect });
+        await recordAudit(tx, user, { action: 'tenant.create', entityType: 'tenant', entityId: row.id, tenantId: null, after: row });
+        return row;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AlreadyExistsError('tenant with the slug', body.slug);
+      throw err;
+    }
+  }
+
+  @Put(':id')
+  @Roles('platform_admin')
+  @ApiOperation({ summary: 'Rename a tenant or change its slug (platform admins only)' })
+  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {
+    try {
+      return await this.prisma.$transaction(async (tx) => {
+        const before = await this.find(id, tx);
+        const after = await tx.tenant.update({ where: { id }, data: body, select: tenantSelect });
+        await recordAudit(tx, user, { action: 'tenant.update', entityType: 'tenant', entityId: id, tenantId: null, before, after });
+        return after;
+      });
+    } catch (err) {
+      if (isUniqueViolation(err)) throw new AlreadyExistsError('tenant with the slug', body.slug ?? '');
+      throw err;
+    }
+  }
+
+  @Delete(':id')
+  @Roles('platform_admin')
+  @ApiOperation({ summary: 'Delete a tenant and everything it owns (platform admins only)' })
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+    return this.prisma.$transaction(async (tx) => {
+      const before = await this.find(id, tx);
+      // Agents are RESTRICTed by their channels, sessions and turns: remove those first, then
+      // the tenant cascades to the rest.
+      await tx.turn.deleteMany({ where: { tenantId: id } });
+      await tx.session.deleteMany({ where: { tenantId: id } });
+      await tx.channel.deleteMany({ where: { tenantId: id } });
+      await tx.tenant.delete({ where: { id } });
+      // Platform-level entry: the tenant's own audit rows go with it.
+      await recordAudit(tx, user, { action: 'tenant.delete', entityType: 'tenant', entityId: id, tenantId: null, before });
+      return before;
+    });
+  }
+
+  private async find(id: string, db: Prisma.TransactionClient = this.prisma) {
+    const row = isUuid(id) ? await db.tenant.findUnique({ where: { id }, select: tenantSelect }) : null;
     if (!row) throw new ResourceNotFoundError('tenant', id);
     return row;
   }

@@ -1,0 +1,75 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { PrismaService, type Prisma } from '@switchboard/db';
+import type { FastifyReply } from 'fastify';
+import { ResourceNotFoundError } from '../admin-errors';
+import { AdminAuthGuard } from '../auth/admin-auth.guard';
+import type { AdminUser } from '../auth/admin-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { listReply } from '../common/list-reply';
+import { dateBoundFilter, isUuid, textEqualsFilter, uuidFilter } from '../list-query/filters';
+import { parseListQuery, type ListSpec } from '../list-query/list-query';
+import { tenantScope } from '../tenant-scope';
+
+const listSpec: ListSpec<Prisma.AuditLogWhereInput> = {
+  resource: 'audit-log',
+  sortFields: ['createdAt', 'action', 'entityType', 'id'],
+  defaultSort: ['createdAt', 'desc'],
+  tieBreaker: 'id',
+  filters: {
+    id: uuidFilter('id'),
+    tenantId: uuidFilter('tenantId'),
+    actorUserId: uuidFilter('actorUserId'),
+    entityType: textEqualsFilter('entityType'),
+    entityId: textEqualsFilter('entityId'),
+    action: textEqualsFilter('action'),
+    createdAt_gte: dateBoundFilter('createdAt', 'gte'),
+    createdAt_lte: dateBoundFilter('createdAt', 'lte'),
+  },
+};
+
+const auditSelect = {
+  id: true,
+  tenantId: true,
+  actorUserId: true,
+  actorType: true,
+  action: true,
+  entityType: true,
+  entityId: true,
+  before: true,
+  after: true,
+  requestId: true,
+  createdAt: true,
+  actor: { select: { email: true, name: true } },
+} as const;
+
+/** Who changed what config and when, with before and after (secrets redacted when written). */
+@ApiTags('console admin')
+@Controller('v1/admin/audit-log')
+@UseGuards(AdminAuthGuard)
+export class AuditLogController {
+  constructor(private readonly prisma: PrismaService) {}
+
+  @Get()
+  @Roles('platform_admin', 'owner', 'admin', 'operator')
+  @ApiOperation({ summary: 'Audit log of config changes, newest first; filter {entityType, entityId, action, actorUserId, createdAt_gte/lte}' })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+    const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
+    const scoped = { AND: [tenantScope(user), ...where] };
+    const [rows, total] = await this.prisma.$transaction([
+      this.prisma.auditLog.findMany({ where: scoped, orderBy, skip, take, select: auditSelect }),
+      this.prisma.auditLog.count({ where: scoped }),
+    ]);
+    return listReply(reply, 'audit-log', skip, rows, total);
+  }
+
+  @Get(':id')
+  @Roles('platform_admin', 'owner', 'admin', 'operator')
+  @ApiOperation({ summary: 'One audit entry' })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+    const row = isUuid(id) ? await this.prisma.auditLog.findFirst({ where: { id, ...tenantScope(user) }, select: auditSelect }) : null;
+    if (!row) throw new ResourceNotFoundError('audit entry', id);
+    return row;
+  }
+}
