@@ -1,0 +1,71 @@
+import { Divider, Stack, Typography } from '@mui/material';
+import { required, TextInput } from 'react-admin';
+import { useWatch } from 'react-hook-form';
+import { emptyStep, type FlowForm, type StepForm } from '../agents/agent-form-model';
+import { PublishErrorAt } from '../agents/publish-error';
+import { ArrayEditor } from '../components/ArrayEditor';
+import { StepEditor } from './StepEditor';
+import { ToolPicker } from './ToolPicker';
+import { TriggersEditor } from './TriggersEditor';
+
+const newFlow = (n: number): FlowForm => ({
+  id: `flow${n}`,
+  name: '',
+  description: '',
+  instructions: '',
+  on: [{ message: [], repeat: 'once', extra: {} }],
+  tools: [],
+  steps: [emptyStep('prompt', 'step1')],
+  extra: {},
+});
+
+function FlowCard({ flow }: { flow: number }) {
+  const at = `draft.flows.${flow}`;
+  const steps = (useWatch({ name: `${at}.steps` }) ?? []) as StepForm[];
+  return (
+    <Stack sx={{ width: '100%' }}>
+      <PublishErrorAt prefix={['flows', flow]} unless={(p) => p[2] === 'steps' && typeof p[3] === 'number'} />
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+        <TextInput source={`${at}.id`} label="Flow id" validate={required()} />
+        <TextInput source={`${at}.name`} label="Name" />
+      </Stack>
+      <TextInput source={`${at}.description`} label="Description" />
+      <TextInput source={`${at}.instructions`} label="Instructions for this flow" multiline />
+      <Typography variant="subtitle2" sx={{ mt: 1 }}>
+        Triggers
+      </Typography>
+      <TriggersEditor flow={flow} />
+      <ToolPicker source={`${at}.tools`} label="Tools this flow may use" helperText="Narrows the agent's allow-list; none ticked = all of the agent's" />
+      <Divider sx={{ my: 1 }} />
+      <Typography variant="subtitle2">Steps</Typography>
+      <ArrayEditor<StepForm>
+        name={`${at}.steps`}
+        testId={`flow-${flow}-step`}
+        newItem={() => emptyStep('prompt', `step${steps.length + 1}`)}
+        addLabel="Add step"
+        itemTitle={(s, i) => `Step ${i + 1}${s?.id ? ` · ${s.id}` : ''}${s?.kind ? ` (${s.kind})` : ''}`}
+        renderItem={(i) => <StepEditor flow={flow} step={i} />}
+        empty={<span>No steps yet.</span>}
+      />
+    </Stack>
+  );
+}
+
+/** The agent's flows: triggers, tools and ordered steps of each. */
+export function FlowsEditor() {
+  const flows = (useWatch({ name: 'draft.flows' }) ?? []) as FlowForm[];
+  return (
+    <Stack sx={{ width: '100%' }}>
+      <PublishErrorAt prefix={['flows']} unless={(p) => typeof p[1] === 'number'} />
+      <ArrayEditor<FlowForm>
+        name="draft.flows"
+        testId="flow"
+        newItem={() => newFlow(flows.length + 1)}
+        addLabel="Add flow"
+        itemTitle={(f, i) => `Flow ${i + 1}${f?.name || f?.id ? ` · ${f.name || f.id}` : ''}`}
+        renderItem={(i) => <FlowCard flow={i} />}
+        empty={<span>No flows: the idle speaker answers every message.</span>}
+      />
+    </Stack>
+  );
+}
