@@ -4,6 +4,7 @@ import { buildEngineAgent, parseAgentConfig, type AgentConfig } from '@switchboa
 import { PrismaService } from '@switchboard/db';
 import { AGENT_CACHE_SIZE, AGENT_CACHE_TTL_MS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
+import { HttpTools } from '../http-tools/http-tools';
 import { ToolRegistry } from '../tools/tool-registry';
 import { hostStore } from './host-store';
 import { ProviderForConfig } from './provider-for-config';
@@ -40,6 +41,7 @@ export class AgentCatalog {
     private readonly prisma: PrismaService,
     private readonly tools: ToolRegistry,
     private readonly providers: ProviderForConfig,
+    private readonly httpTools: HttpTools,
   ) {}
 
   async forAgent(tenantId: string, agentId: string): Promise<LoadedAgent> {
@@ -83,8 +85,11 @@ export class AgentCatalog {
     }
     const config = parseAgentConfig(json);
     const provider = await this.providers.build(tenantId, config.provider);
+    // Code tools first; allow-listed ids no code tool has may be the tenant's HTTP tools.
+    const codeTools = this.tools.forAllowList(config.tools);
+    const httpTools = await this.httpTools.forTenant(tenantId, config.tools.filter((id) => !this.tools.has(id)));
     const agent = buildEngineAgent<TurnContext>(config, {
-      tools: this.tools.forAllowList(config.tools),
+      tools: [...codeTools, ...httpTools],
       provider,
       name: row.name,
       store: hostStore,

@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
+import { HttpToolsModule } from '../http-tools/http-tools.module';
 import { ToolsModule } from '../tools/tools.module';
 import { AgentCatalog } from './agent-catalog';
 import { ProviderForConfig } from './provider-for-config';
 import { SecretBox } from '../secrets/secret-box';
 
 @Module({
-  imports: [ToolsModule],
+  imports: [ToolsModule, HttpToolsModule],
   providers: [SecretBox, ProviderForConfig, AgentCatalog],
   exports: [AgentCatalog],
 })

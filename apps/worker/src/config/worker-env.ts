@@ -13,6 +13,15 @@ const workerOnlySchema = z.object({
   TURN_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(30_000),
   /** How often each worker checks for stalled jobs (whose lock lapsed). */
   TURN_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
+  /** Hosts HTTP tools may call even when they resolve to loopback or private addresses (comma-separated). */
+  HTTP_TOOL_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
+  /** Largest HTTP tool response read; beyond it the call fails. */
+  HTTP_TOOL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_000_000),
+  /** Longest HTTP tool result the model reads; the engine cuts the rest with a note. */
+  HTTP_TOOL_MAX_RESULT_CHARS: z.coerce.number().int().min(100).max(1_000_000).default(8_000),
   /** How often one worker (at a time) looks for accepted messages that have no live job. */
   SWEEPER_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(30_000),
   /** A message still queued this long after it was accepted is re-enqueued by the sweeper. */

@@ -18,6 +18,7 @@ const CONFIG_ERROR_NAMES = new Set([
   'ProviderConfigurationError',
   'ProviderCredentialError',
   'ScriptError',
+  'HttpToolDefinitionError',
 ]);
 /** The same, for errors recognised by their stable code (their class may not set a name). */
 const CONFIG_ERROR_CODES = new Set(['secret-undecryptable', 'invalid-master-key']);
