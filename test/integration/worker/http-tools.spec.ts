@@ -29,7 +29,7 @@ function ctx(): ToolCtx<TurnContext> {
 
 describe('HTTP tools', () => {
   const seen: Seen[] = [];
-  let routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {};
+  const routes: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {};
   let server: Server;
   let other: Server;
   let base: string;
