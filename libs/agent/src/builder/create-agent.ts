@@ -18,6 +18,8 @@ export function createAgent<C, D>(fields: FieldsDef, options: AgentOptions): Age
     flows: options.flows,
     idle: options.idle,
     maxToolLoops: options.maxToolLoops,
+    actions: options.actions ?? [],
+    conditions: options.conditions ?? [],
   });
   const flows = [...options.flows];
   const def: AgentDefinition = {
@@ -27,6 +29,9 @@ export function createAgent<C, D>(fields: FieldsDef, options: AgentOptions): Age
     flows,
     flowById: new Map(flows.map((flow) => [flow.id, flow])),
     tools: [...options.tools],
+    // Names are unique (checked above), so a map loses nothing.
+    actions: new Map((options.actions ?? []).map((a) => [a.name, a])),
+    conditions: new Map((options.conditions ?? []).map((c) => [c.name, c])),
     idle: options.idle,
     maxToolLoops: options.maxToolLoops ?? DEFAULT_MAX_TOOL_LOOPS,
     clock: options.clock ?? systemClock,

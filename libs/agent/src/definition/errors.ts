@@ -21,7 +21,19 @@ export type FlowConfigurationCode =
   | 'question-without-collect'
   | 'invalid-parameters'
   | 'invalid-field'
-  | 'reserved-field';
+  | 'reserved-field'
+  | 'duplicate-action'
+  | 'duplicate-condition'
+  | 'unknown-action'
+  | 'unknown-condition'
+  | 'unknown-flow'
+  | 'unknown-param'
+  | 'missing-param'
+  | 'invalid-param'
+  | 'invalid-duration'
+  | 'invalid-predicate'
+  | 'invalid-hours'
+  | 'invalid-trigger';
 
 export interface FlowConfigurationProblem {
   code: FlowConfigurationCode;

@@ -69,7 +69,7 @@ describe('fromSpec', () => {
     const spec = hospedagemSpec();
     const flow = fromSpec(spec);
     (flow.steps[0] as { collect: string[] }).collect.push('hospedes');
-    flow.on![0].message.push('outra');
+    (flow.on![0] as { message: string[] }).message.push('outra');
     expect(spec.steps[0].collect).toEqual(['cidade']);
     expect(spec.on[0].message).toEqual(['quer reservar um quarto']);
   });
@@ -264,7 +264,7 @@ describe('flowSpecSchema', () => {
     ['a bare "!" phrase', (s) => (s.on[0].message = ['reservar', '!'])],
     ['a list of exclusions only', (s) => (s.on[0].message = ['!cancelar'])],
     ['an unknown repeat', (s) => (s.on[0].repeat = 'never')],
-    ['onEnd "stay"', (s) => (s.onEnd = 'stay')],
+    ['onEnd "later"', (s) => (s.onEnd = 'later')],
     ['an empty prompt', (s) => (s.steps[1].prompt = '')],
     ['a prompt of spaces', (s) => (s.steps[1].prompt = '   ')],
     ['a step id of spaces', (s) => (s.steps[1].id = ' ')],

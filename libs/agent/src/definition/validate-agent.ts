@@ -10,6 +10,7 @@ import { checkToolList } from './tool-list';
 import { validateFields } from './validate-fields';
 import { validateFlow, type ValidationReport } from './validate-flow';
 import { validateTool } from './validate-tool';
+import { validateActions, validateConditions } from './validate-action';
 
 /** What an agent is built from, read as untrusted values. */
 export interface AgentDefinition {
@@ -20,6 +21,10 @@ export interface AgentDefinition {
   flows: unknown;
   idle?: unknown;
   maxToolLoops?: unknown;
+  /** Action objects (`name`, `params`, `handler`); absent: none. */
+  actions?: unknown;
+  /** Condition objects (`name`, `test`); absent: none. */
+  conditions?: unknown;
 }
 
 export function validateAgentDefinition(definition: AgentDefinition, options: { path?: ConfigPath } = {}): ValidationReport {
@@ -41,7 +46,10 @@ export function validateAgentDefinition(definition: AgentDefinition, options: { 
     toolIds.push(id);
   });
 
-  const registries: FlowRegistries = { fields: definition.fields as FieldsDef, tools: toolIds };
+  const actions = validateActions(definition.actions ?? [], [...base, 'actions'], warnings);
+  const conditions = validateConditions(definition.conditions ?? [], [...base, 'conditions'], warnings);
+  const flowIds = Array.isArray(definition.flows) ? definition.flows.map((f) => (isPlainObject(f) ? f.id : undefined)).filter(isNonEmptyString) : [];
+  const registries: FlowRegistries = { fields: definition.fields as FieldsDef, tools: toolIds, actions, conditions, flows: flowIds };
   warnings.push(...validateIdle(definition.idle, registries, { path: [...base, 'idle'] }).warnings);
   const loops = definition.maxToolLoops;
   if (loops !== undefined && (typeof loops !== 'number' || !Number.isInteger(loops) || loops < 0)) {
@@ -55,6 +63,10 @@ export function validateAgentDefinition(definition: AgentDefinition, options: { 
 export function validateFlows(flows: unknown, registries: FlowRegistries, options: { path?: ConfigPath } = {}): ValidationReport {
   const path = options.path ?? ['flows'];
   const warnings: FlowWarning[] = [];
+  // `then: { flow }` may name any flow of the list.
+  if (registries.flows === undefined && Array.isArray(flows)) {
+    registries = { ...registries, flows: flows.map((f) => (isPlainObject(f) ? f.id : undefined)).filter(isNonEmptyString) };
+  }
   const scope: Scope = new Scope('agent', path, warnings);
   if (!Array.isArray(flows)) scope.fail('invalid-type', `flows must be an array of flows, got ${describeValue(flows)}`, 'Pass flows: [] when the agent has none');
   const first = new Map<string, number>();

@@ -127,10 +127,10 @@ describe('validateFlow refuses', () => {
       ['steps'],
     ],
     [
-      'onEnd other than "end"',
-      edited((f) => (f.onEnd = 'stay')),
+      'onEnd other than "end", "stay" or "reset"',
+      edited((f) => (f.onEnd = 'later')),
       'invalid-type',
-      '[FlowConfigurationError] flow "hospedagem": onEnd must be "end", got "stay". Set onEnd to "end", or remove it.',
+      '[FlowConfigurationError] flow "hospedagem": onEnd must be "end", "stay" or "reset", got "later". Set onEnd to "end", "stay" or "reset", or remove it.',
       ['onEnd'],
     ],
     [
@@ -270,7 +270,7 @@ describe('validateFlow refuses', () => {
       'a then that is not a string',
       edited((f) => (f.steps[0].then = 2)),
       'invalid-type',
-      '[FlowConfigurationError] flow "hospedagem", step "onde": then must be a step id or "end", got 2. Set then to a step id or "end", or remove it.',
+      '[FlowConfigurationError] flow "hospedagem", step "onde": then must be a step id, "end" or { flow }, got 2. Set then to a step id, "end" or { flow }, or remove it.',
       ['steps', 0, 'then'],
     ],
     [
@@ -316,11 +316,11 @@ describe('validateFlow refuses', () => {
       ['on'],
     ],
     [
-      'a trigger without a phrase list',
+      'a trigger of no kind',
       edited((f) => (f.on = [{ repeat: 'once' }])),
-      'invalid-type',
-      '[FlowConfigurationError] flow "hospedagem", trigger at index 0: message must be an array of phrases, got nothing. Write message: ["quero reservar"], or message: [] for a catch-all.',
-      ['on', 0, 'message'],
+      'invalid-trigger',
+      '[FlowConfigurationError] flow "hospedagem", trigger at index 0: it says neither message, mention, event nor silence. Write one trigger per kind: { message: [...] }, { mention: [...] }, { event: "…" } or { silence: "2h" }.',
+      ['on', 0],
     ],
     [
       'an empty phrase',
@@ -354,7 +354,7 @@ describe('validateFlow refuses', () => {
       'a repeat other than once or always',
       edited((f) => (f.on[0].repeat = 'never')),
       'invalid-type',
-      '[FlowConfigurationError] flow "hospedagem", trigger at index 0: repeat must be "once" or "always", got "never". Set repeat to "once" or "always", or remove it.',
+      '[FlowConfigurationError] flow "hospedagem", trigger at index 0: repeat must be "once", "always" or { cooldown: "<duration>" }, got "never". Set repeat to "once", "always" or { cooldown: "<duration>" }, or remove it.',
       ['on', 0, 'repeat'],
     ],
   ])('%s', (_name, flow, code, message, path) => {

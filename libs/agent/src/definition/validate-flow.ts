@@ -6,6 +6,7 @@ import type { ConfigPath } from './config-path';
 import type { FlowWarning } from './errors';
 import { describeValue, hasOwn, isNonEmptyString, isPlainObject, listNames, quote, Scope } from './json-checks';
 import { checkToolList } from './tool-list';
+import { checkBranches, checkDoStep, checkDuration, checkPredicate, checkTarget, checkWaitStep } from './validate-flow-language';
 
 export interface ValidateOptions {
   /** Path of the flow inside the document being validated, e.g. `["flows", 0]`. */
@@ -21,10 +22,15 @@ export interface ValidationReport {
 export const END_STEP = 'end';
 
 const FLOW_KEYS = new Set(['id', 'name', 'description', 'on', 'steps', 'tools', 'instructions', 'onEnd']);
-const TRIGGER_KEYS = new Set(['message', 'repeat']);
+const TRIGGER_KINDS = ['message', 'mention', 'event', 'silence'] as const;
+const TRIGGER_KEYS = new Set([...TRIGGER_KINDS, 'extract', 'after', 'repeat']);
 /** Options only a talk step takes. */
-const TALK_OPTIONS = ['tools', 'ask', 'question', 'maxAsks'] as const;
-const STEP_KEYS = new Set(['id', 'then', 'say', 'prompt', 'collect', ...TALK_OPTIONS]);
+const TALK_OPTIONS = ['tools', 'ask', 'question', 'maxAsks', 'branches'] as const;
+/** What a step does: exactly one of these (a talk step has prompt and/or collect). */
+const STEP_ACTIONS = ['say', 'do', 'if', 'wait'] as const;
+/** Options of the other step kinds, and which kind takes each. */
+const KIND_OPTIONS: Record<string, string> = { with: 'do', onFail: 'do', else: 'if or wait', businessHours: 'wait' };
+const STEP_KEYS = new Set(['id', 'then', 'prompt', 'collect', ...STEP_ACTIONS, ...TALK_OPTIONS, ...Object.keys(KIND_OPTIONS)]);
 
 // A phrase needs text besides its optional "!" (and "!" alone excludes nothing).
 const PHRASE_HAS_TEXT = /^\s*(?:!\s*\S|[^\s!])/;
@@ -43,7 +49,7 @@ export function validateFlow(flow: unknown, registries: FlowRegistries, options:
   const steps = flow.steps as unknown[];
   const ids = steps.map((step, index) => checkStep(step, index, scope, registries));
   checkDuplicateIds(ids, scope);
-  steps.forEach((step, index) => checkThen(step as Record<string, unknown>, scope.child(stepWhere(scope, ids[index], index), 'steps', index), ids));
+  steps.forEach((step, index) => checkTargets(step as Record<string, unknown>, scope.child(stepWhere(scope, ids[index], index), 'steps', index), ids, registries));
   warnUnreachable(steps as Record<string, unknown>[], ids, scope);
   return { warnings };
 }
@@ -59,7 +65,9 @@ function checkFlowProperties(flow: Record<string, unknown>, scope: Scope, regist
   if (!isNonEmptyString(flow.name)) scope.wrongType('name', 'a non-empty string', flow.name);
   optionalText(flow, 'description', scope);
   optionalText(flow, 'instructions', scope);
-  if (flow.onEnd !== undefined && flow.onEnd !== 'end') scope.wrongType('onEnd', '"end"', flow.onEnd);
+  if (flow.onEnd !== undefined && flow.onEnd !== 'end' && flow.onEnd !== 'stay' && flow.onEnd !== 'reset') {
+    scope.wrongType('onEnd', '"end", "stay" or "reset"', flow.onEnd);
+  }
   if (flow.steps === undefined) {
     scope.at('steps').fail('missing-steps', 'it has no steps', 'Add at least one step, such as { id: "inicio", prompt: "…" }');
   }
@@ -68,13 +76,13 @@ function checkFlowProperties(flow: Record<string, unknown>, scope: Scope, regist
     scope.at('steps').fail('missing-steps', 'its steps list is empty', 'Add at least one step, such as { id: "inicio", prompt: "…" }');
   }
   if (flow.tools !== undefined) checkToolList(flow.tools, scope.at('tools'), 'tools', registries.tools);
-  checkTriggers(flow.on, scope);
+  checkTriggers(flow.on, scope, registries);
   for (const key of Object.keys(flow)) {
     if (!FLOW_KEYS.has(key)) scope.at(key).warn('unknown-key', `${quote(key)} is not a flow property and is ignored`);
   }
 }
 
-function checkTriggers(on: unknown, scope: Scope): void {
+function checkTriggers(on: unknown, scope: Scope, registries: FlowRegistries): void {
   if (on === undefined) {
     scope.warn('no-trigger', 'it has no trigger (on), so no message starts it');
     return;
@@ -86,24 +94,62 @@ function checkTriggers(on: unknown, scope: Scope): void {
     if (!isPlainObject(trigger)) {
       at.fail('invalid-type', `a trigger must be an object, got ${describeValue(trigger)}`, 'Write { message: ["…"] }, or { message: [] } for a catch-all');
     }
-    checkPhrases(trigger.message, at);
-    if (trigger.repeat !== undefined && trigger.repeat !== 'once' && trigger.repeat !== 'always') {
-      at.wrongType('repeat', '"once" or "always"', trigger.repeat);
+    const kinds = TRIGGER_KINDS.filter((kind) => trigger[kind] !== undefined);
+    if (kinds.length !== 1) {
+      at.fail(
+        'invalid-trigger',
+        kinds.length === 0 ? 'it says neither message, mention, event nor silence' : `it mixes ${kinds.join(' and ')}`,
+        'Write one trigger per kind: { message: [...] }, { mention: [...] }, { event: "…" } or { silence: "2h" }',
+      );
     }
+    checkTrigger(kinds[0], trigger, at, registries);
+    checkRepeat(trigger.repeat, at);
     for (const key of Object.keys(trigger)) {
       if (!TRIGGER_KEYS.has(key)) at.at(key).warn('unknown-key', `${quote(key)} is not a trigger property and is ignored`);
     }
   });
 }
 
-function checkPhrases(message: unknown, at: Scope): void {
+function checkTrigger(kind: (typeof TRIGGER_KINDS)[number], trigger: Record<string, unknown>, at: Scope, registries: FlowRegistries): void {
+  const misplaced = (key: string, owner: string) => {
+    if (trigger[key] !== undefined) at.at(key).fail('invalid-trigger', `${key} belongs to ${owner} triggers`, `Remove ${key}`);
+  };
+  if (kind !== 'mention') misplaced('extract', 'mention');
+  if (kind !== 'event') misplaced('after', 'event');
+  if (kind === 'message') return checkPhrases(trigger.message, at);
+  if (kind === 'mention') {
+    checkPhrases(trigger.mention, at, 'mention');
+    if ((trigger.mention as unknown[]).length === 0) {
+      at.at('mention').fail('empty-phrase', 'a mention trigger needs at least one phrase', 'List what the message must mention, such as ["meu e-mail"]');
+    }
+    if (trigger.extract !== undefined) checkCollect(trigger.extract, at, registries, 'extract');
+    return;
+  }
+  if (kind === 'event') {
+    if (!isNonEmptyString(trigger.event)) at.wrongType('event', 'a non-empty event name', trigger.event);
+    if (trigger.after !== undefined) checkDuration(trigger.after, at, 'after');
+    return;
+  }
+  checkDuration(trigger.silence, at, 'silence');
+}
+
+function checkRepeat(repeat: unknown, at: Scope): void {
+  if (repeat === undefined || repeat === 'once' || repeat === 'always') return;
+  if (isPlainObject(repeat) && Object.keys(repeat).length === 1 && repeat.cooldown !== undefined) {
+    checkDuration(repeat.cooldown, at.at('repeat'), 'cooldown');
+    return;
+  }
+  at.wrongType('repeat', '"once", "always" or { cooldown: "<duration>" }', repeat);
+}
+
+function checkPhrases(message: unknown, at: Scope, key = 'message'): void {
   if (!Array.isArray(message)) {
-    at.wrongType('message', 'an array of phrases', message, 'Write message: ["quero reservar"], or message: [] for a catch-all');
+    at.wrongType(key, 'an array of phrases', message, 'Write message: ["quero reservar"], or message: [] for a catch-all');
   }
   message.forEach((phrase, index) => {
-    if (typeof phrase !== 'string') at.at('message').wrongType(index, 'a string', phrase, 'Write each phrase as a string');
+    if (typeof phrase !== 'string') at.at(key).wrongType(index, 'a string', phrase, 'Write each phrase as a string');
     if (!PHRASE_HAS_TEXT.test(phrase)) {
-      at.at('message', index).fail(
+      at.at(key, index).fail(
         'empty-phrase',
         `phrase ${index} (${quote(phrase)}) has no text`,
         'Write the phrase, or remove it ("!" alone excludes nothing)',
@@ -112,7 +158,7 @@ function checkPhrases(message: unknown, at: Scope): void {
   });
   // `message: []` is the catch-all; a list of exclusions only would match nothing at all.
   if (message.length > 0 && message.every((phrase: string) => EXCLUSION.test(phrase))) {
-    at.at('message').fail(
+    at.at(key).fail(
       'only-exclusions',
       'every phrase is an exclusion ("!"), so no message can match',
       'Add at least one phrase without "!", or use message: [] for a catch-all',
@@ -132,10 +178,26 @@ function checkStep(step: unknown, index: number, flow: Scope, registries: FlowRe
   if (!isNonEmptyString(step.id)) fallback.wrongType('id', 'a non-empty string', step.id, 'Give the step a non-empty string id, unique in its flow');
   const scope: Scope = flow.child(stepWhere(flow, step.id, index), 'steps', index);
   if (step.id === END_STEP) scope.at('id').fail('reserved-step-id', `${quote(END_STEP)} is reserved for then: ${quote(END_STEP)}`, 'Rename the step');
-  if (step.then !== undefined && !isNonEmptyString(step.then)) scope.wrongType('then', `a step id or ${quote(END_STEP)}`, step.then);
+  if (step.then !== undefined && !isNonEmptyString(step.then) && !isPlainObject(step.then)) scope.wrongType('then', `a step id, ${quote(END_STEP)} or { flow }`, step.then);
 
-  if (step.say !== undefined) checkSayStep(step, scope);
-  else checkTalkStep(step, scope, registries);
+  const does = STEP_ACTIONS.filter((key) => step[key] !== undefined);
+  if (does.length > 1) scope.at(does[1]).fail('mixed-step', `it does two things: ${does[0]} and ${does[1]}`, 'Split it into two steps');
+  const kind = (does[0] as (typeof STEP_ACTIONS)[number] | undefined) ?? 'talk';
+  for (const [key, owner] of Object.entries(KIND_OPTIONS)) {
+    if (step[key] !== undefined && !owner.split(' or ').includes(kind)) {
+      scope.at(key).fail('mixed-step', `${key} belongs to ${owner} steps, and this is a ${kind} step`, `Remove ${key}`);
+    }
+  }
+  if (kind === 'say') checkSayStep(step, scope);
+  else if (kind === 'talk') checkTalkStep(step, scope, registries);
+  else {
+    for (const key of ['prompt', 'collect', ...TALK_OPTIONS]) {
+      if (step[key] !== undefined) scope.at(key).fail('mixed-step', `a ${kind} step takes no ${key}`, `Remove ${key}, or move it to a talk step`);
+    }
+    if (kind === 'do') checkDoStep(step, scope, registries);
+    else if (kind === 'if') checkPredicate(step.if, scope.at('if'), registries);
+    else checkWaitStep(step, scope);
+  }
 
   for (const key of Object.keys(step)) {
     if (!STEP_KEYS.has(key)) scope.at(key).warn('unknown-key', `${quote(key)} is not a step property and is ignored`);
@@ -177,16 +239,16 @@ function checkTalkStep(step: Record<string, unknown>, scope: Scope, registries: 
   }
 }
 
-function checkCollect(collect: unknown, scope: Scope, registries: FlowRegistries): string[] {
+function checkCollect(collect: unknown, scope: Scope, registries: FlowRegistries, key = 'collect'): string[] {
   if (collect === undefined) return [];
-  if (!Array.isArray(collect)) scope.wrongType('collect', 'an array of field slugs', collect);
+  if (!Array.isArray(collect)) scope.wrongType(key, 'an array of field slugs', collect);
   const seen = new Set<string>();
   collect.forEach((slug, index) => {
-    if (typeof slug !== 'string') scope.at('collect').wrongType(index, 'a field slug', slug, 'Write each entry of collect as a field slug');
+    if (typeof slug !== 'string') scope.at(key).wrongType(index, 'a field slug', slug, `Write each entry of ${key} as a field slug`);
     if (!hasOwn(registries.fields, slug)) {
-      scope.at('collect', index).fail('unknown-field', `collect names ${quote(slug)}, which is not a field of the agent`, fieldFix(slug, registries));
+      scope.at(key, index).fail('unknown-field', `${key} names ${quote(slug)}, which is not a field of the agent`, fieldFix(slug, registries));
     }
-    if (seen.has(slug)) scope.at('collect', index).warn('duplicate-collect', `collect lists ${quote(slug)} twice`);
+    if (seen.has(slug)) scope.at(key, index).warn('duplicate-collect', `${key} lists ${quote(slug)} twice`);
     seen.add(slug);
   });
   return collect as string[];
@@ -219,16 +281,22 @@ function checkDuplicateIds(ids: string[], flow: Scope): void {
   });
 }
 
-function checkThen(step: Record<string, unknown>, scope: Scope, ids: string[]): void {
-  if (step.then === undefined || step.then === END_STEP || ids.includes(step.then as string)) return;
-  scope.at('then').fail(
-    'unknown-step',
-    `then names ${quote(step.then as string)}, which is not a step of this flow`,
-    `Use one of ${listNames([...ids, END_STEP])}`,
-  );
+/** Every place a step can go: then, else, onFail and its branches. */
+function checkTargets(step: Record<string, unknown>, scope: Scope, ids: string[], registries: FlowRegistries): void {
+  for (const key of ['then', 'else', 'onFail']) if (step[key] !== undefined) checkTarget(step[key], scope, key, ids, registries);
+  if (step.branches !== undefined) checkBranches(step.branches, scope, ids, registries);
 }
 
-/** Steps no path from the first step reaches (following `then`, else the next step). */
+/** Step ids a step can go to; `undefined` stands for "the next step". */
+function targetsOf(step: Record<string, unknown>): (string | undefined)[] {
+  const out: (string | undefined)[] = [typeof step.then === 'string' || step.then === undefined ? (step.then as string | undefined) : END_STEP];
+  for (const key of ['else', 'onFail']) if (typeof step[key] === 'string') out.push(step[key] as string);
+  // A do step whose action fails without onFail goes to then; a wait's else defaults to the end.
+  for (const branch of (step.branches as { then?: unknown }[] | undefined) ?? []) if (typeof branch.then === 'string') out.push(branch.then);
+  return out;
+}
+
+/** Steps no path from the first step reaches (following every target, else the next step). */
 function warnUnreachable(steps: Record<string, unknown>[], ids: string[], flow: Scope): void {
   const reached = new Set<number>();
   let frontier = [0];
@@ -237,9 +305,10 @@ function warnUnreachable(steps: Record<string, unknown>[], ids: string[], flow: 
     for (const index of frontier) {
       if (reached.has(index) || index >= steps.length) continue;
       reached.add(index);
-      const then = steps[index].then as string | undefined;
-      if (then === undefined) next.push(index + 1);
-      else if (then !== END_STEP) next.push(ids.indexOf(then));
+      for (const then of targetsOf(steps[index])) {
+        if (then === undefined) next.push(index + 1);
+        else if (then !== END_STEP) next.push(ids.indexOf(then));
+      }
     }
     frontier = next;
   }

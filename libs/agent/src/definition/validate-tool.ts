@@ -19,7 +19,7 @@ export function validateTool(tool: unknown, options: { path?: ConfigPath; index?
   return { warnings };
 }
 
-function checkParameters(parameters: unknown, scope: Scope): void {
+export function checkParameters(parameters: unknown, scope: Scope): void {
   if (!isPlainObject(parameters)) {
     scope.fail('invalid-parameters', `parameters must be a JSON Schema object, got ${describeValue(parameters)}`, `Write ${EXAMPLE}`);
   }

@@ -1,15 +1,27 @@
 // Drives one run for this turn: move to a talk step, let it speak, settle, move on, until the
-// run parks for the next message, waits for a retry, or ends.
+// run parks for the next message, waits for a wake, or ends. Runs a chain started on the way
+// (`then: { flow }`) are driven after it, in order.
 import type { Run } from '../types/session';
 import { move } from './move';
 import type { TurnState } from './state';
 import { talk } from './talk';
 
 export async function drive(state: TurnState, run: Run): Promise<void> {
+  await driveOne(state, run);
+  await drainQueue(state);
+}
+
+/** Drives the runs chains started, in order (a chain may start another). */
+export async function drainQueue(state: TurnState): Promise<void> {
+  while (state.queue.length > 0) await driveOne(state, state.queue.shift()!);
+}
+
+async function driveOne(state: TurnState, run: Run): Promise<void> {
+  if (!state.driven.includes(run)) state.driven.push(run);
   run.status = 'running';
   for (;;) {
-    const stop = move(state, run);
-    if (stop.kind === 'ended') return;
+    const stop = await move(state, run);
+    if (stop.kind === 'ended' || stop.kind === 'wait') return;
     if (stop.kind === 'park') {
       run.status = 'asking';
       return;

@@ -45,10 +45,15 @@ export class EnvelopeMessageDecoder {
         out += ch;
         continue;
       }
-      if (this.mode === 'done') break;
+      if (this.finished()) break;
       out += this.step(ch);
     }
     return out;
+  }
+
+  // A method, so TS does not narrow `mode` across calls that change it.
+  private finished(): boolean {
+    return this.mode === 'done';
   }
 
   private step(ch: string): string {

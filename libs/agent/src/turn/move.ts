@@ -1,24 +1,31 @@
-// Moving a run through its steps (engine.md §2) until a talk step needs to speak, the run must
-// wait for the next message, or the run ends. Say steps on the way are sent at once.
+// Moving a run through its steps (engine.md §2 and §6) until a talk step needs to speak, the run
+// must wait for the next message or a wake, or the run ends. Say steps on the way are sent at
+// once; do, if and wait steps run as they are reached, even once the message has its answer.
 import { isKnown } from '../definition/coerce';
-import { isSayStep, type TalkStep } from '../types/flow';
+import { isDoStep, isIfStep, isSayStep, isWaitStep, type TalkStep } from '../types/flow';
 import type { Run } from '../types/session';
+import { runAction } from './action';
 import { DEFAULT_MAX_ASKS } from './definition';
-import { advance, endRun, stepOf } from './runs';
-import { isoAt, messageKey, recordOutcome, type TurnState } from './state';
+import { holds } from './predicates';
+import { advance, endRun, goTo, stepOf } from './runs';
+import { messageKey, pushMessage, recordOutcome, type TurnState } from './state';
+import { enterWait } from './wait';
 
 export type MoveStop =
   /** The talk step speaks now; `asks` are the pending fields still worth asking. */
   | { kind: 'speak'; step: TalkStep; asks: string[] }
-  /** A talk step speaks on the next message (this message already has its answer). */
+  /** A talk step speaks (or judges its branches) on the next message. */
   | { kind: 'park' }
+  /** The run waits for a wake (a wait step or a deferred action). */
+  | { kind: 'wait' }
+  /** The run ended, chained into another flow, or stays on its last step. */
   | { kind: 'ended' };
 
 export function pendingOf(state: TurnState, step: TalkStep): string[] {
   return (step.collect ?? []).filter((slug) => !isKnown(state.session.data[slug]));
 }
 
-export function move(state: TurnState, run: Run): MoveStop {
+export async function move(state: TurnState, run: Run): Promise<MoveStop> {
   for (;;) {
     const step = stepOf(state, run);
     if (!step) {
@@ -28,12 +35,31 @@ export function move(state: TurnState, run: Run): MoveStop {
       return { kind: 'ended' };
     }
     const where = { runId: run.id, flowId: run.flowId, stepId: step.id };
+    const go = (moved: boolean): MoveStop | undefined => (moved ? undefined : stopOf(state, run));
 
     if (isSayStep(step)) {
-      state.messages.push({ text: step.say, kind: 'verbatim', key: messageKey(run) });
-      state.session.lastAssistantAt = isoAt(state);
+      pushMessage(state, step.say, 'verbatim', messageKey(run), run);
       recordOutcome(state, { ...where, kind: 'say', status: 'ok', code: 'said' }, run);
-      if (!advance(state, run)) return { kind: 'ended' };
+      const stop = go(advance(state, run));
+      if (stop) return stop;
+      continue;
+    }
+    if (isDoStep(step)) {
+      const stop = go((await runAction(state, run, step)) === 'moved');
+      if (stop) return stop;
+      continue;
+    }
+    if (isIfStep(step)) {
+      const ok = holds(state, step.if);
+      const target = ok ? step.then : (step.else ?? 'end');
+      recordOutcome(state, { ...where, kind: 'if', status: 'ok', code: 'branch', detail: { holds: ok, then: target } }, run);
+      const stop = go(goTo(state, run, target));
+      if (stop) return stop;
+      continue;
+    }
+    if (isWaitStep(step)) {
+      const stop = go(enterWait(state, run, step));
+      if (stop) return stop;
       continue;
     }
 
@@ -42,7 +68,8 @@ export function move(state: TurnState, run: Run): MoveStop {
     const pending = pendingOf(state, talk);
     if (collect.length > 0 && pending.length === 0) {
       recordOutcome(state, { ...where, kind: 'collect', ...(run.spoke ? { status: 'ok', code: 'collected' } : { status: 'skipped', code: 'already-known' }) }, run);
-      if (!advance(state, run)) return { kind: 'ended' };
+      const stop = go(advance(state, run));
+      if (stop) return stop;
       continue;
     }
 
@@ -53,19 +80,30 @@ export function move(state: TurnState, run: Run): MoveStop {
       const asks = pending.filter((slug) => (run.asked[slug] ?? 0) < maxAsks);
       if (asks.length === 0) {
         recordOutcome(state, { ...where, kind: 'collect', status: 'skipped', code: 'max-asks', detail: { fields: pending } }, run);
-        if (!advance(state, run)) return { kind: 'ended' };
+        const stop = go(advance(state, run));
+        if (stop) return stop;
         continue;
       }
       return { kind: 'speak', step: talk, asks };
     }
 
-    // A talk step with nothing to collect speaks once, then moves on.
+    // A talk step with nothing to collect speaks once, then moves on; with branches it waits
+    // for the reply they judge.
     if (run.spoke) {
-      if (!advance(state, run)) return { kind: 'ended' };
+      if (talk.branches && talk.branches.length > 0) return { kind: 'park' };
+      const stop = go(advance(state, run));
+      if (stop) return stop;
       continue;
     }
     if (state.answered) return { kind: 'park' };
     return { kind: 'speak', step: talk, asks: [] };
   }
+}
+
+/** Why a run stopped moving: it waits for a wake, stays on its last step, or left the session. */
+function stopOf(state: TurnState, run: Run): MoveStop {
+  if (!state.session.runs.includes(run)) return { kind: 'ended' };
+  if (run.status === 'waiting') return { kind: 'wait' };
+  return { kind: 'ended' };
 }
 

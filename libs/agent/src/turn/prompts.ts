@@ -2,6 +2,7 @@
 // the wording can change without touching a rule.
 import type { FieldDef, FieldsDef } from '../types/fields';
 import type { Flow } from '../types/flow';
+import { phrasesOf } from './triggers';
 
 /** The line of a speak system prompt that lists the known fields as JSON (ScriptedProvider reads it). */
 export const KNOWN_FIELDS_PREFIX = 'Known fields: ';
@@ -42,10 +43,12 @@ function fieldsSchema(fields: FieldsDef, slugs: readonly string[]): Record<strin
 export interface UnderstandAsk {
   flows: readonly Flow[];
   slugs: readonly string[];
+  /** Yes/no questions about the message (branch `when`s), by id. */
+  questions?: readonly { id: string; text: string }[];
 }
 
 function describeFlow(flow: Flow): string {
-  const phrases = (flow.on ?? []).flatMap((t) => t.message);
+  const phrases = phrasesOf(flow);
   const include = phrases.filter((p) => !p.startsWith('!')).map((p) => JSON.stringify(p));
   const exclude = phrases.filter((p) => p.startsWith('!')).map((p) => JSON.stringify(p.slice(1)));
   let line = `- ${flow.id} (${flow.name}${flow.description ? `: ${flow.description}` : ''})`;
@@ -72,6 +75,13 @@ export function understandSystem(instructions: string | undefined, fields: Field
             ask.slugs.map((s) => describeField(s, fields[s])).join('\n'),
         )
       : undefined,
+    ask.questions?.length
+      ? section(
+          'Questions',
+          'Answer each yes/no question about the message with true or false.\n' +
+            ask.questions.map((q) => `- ${JSON.stringify(q.id)}: ${q.text}`).join('\n'),
+        )
+      : undefined,
   ]);
 }
 
@@ -92,6 +102,12 @@ export function understandSchema(fields: FieldsDef, ask: UnderstandAsk): { name:
       additionalProperties: false,
     };
     required.push('fields');
+  }
+  if (ask.questions?.length) {
+    const answers: Record<string, object> = {};
+    for (const q of ask.questions) answers[q.id] = { type: 'boolean', description: q.text };
+    properties.branches = { type: 'object', properties: answers, required: Object.keys(answers), additionalProperties: false };
+    required.push('branches');
   }
   return { name: 'understand', schema: { type: 'object', properties, required, additionalProperties: false } };
 }

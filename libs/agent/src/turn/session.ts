@@ -22,8 +22,26 @@ export async function loadSession(def: AgentDefinition, input: TurnInput): Promi
   if (typeof input.sessionId !== 'string' || input.sessionId === '') {
     throw new TurnInputError('turn() needs a sessionId: pass the id of the conversation this input belongs to');
   }
-  if (input.wake === undefined && typeof input.message !== 'string') {
-    throw new TurnInputError('turn() needs a message or a wake: pass { message } for customer input or { wake } for a scheduled retry');
+  const kinds = [input.wake !== undefined, input.event !== undefined, input.start !== undefined].filter(Boolean).length;
+  if (kinds > 1) throw new TurnInputError('turn() takes one of wake, event or start: pass them in separate turns');
+  if (kinds === 0 && typeof input.message !== 'string') {
+    throw new TurnInputError('turn() needs a message, a wake, an event or a start: pass { message } for customer input, { wake } for a scheduled wake, { event, key } for an event, { start: { flow, key } } to start a flow');
+  }
+  if (input.wake !== undefined && (typeof input.wake !== 'string' || input.wake === '')) {
+    throw new TurnInputError('turn({ wake }) needs the wake key as a non-empty string: pass a key from an earlier schedule[]');
+  }
+  if (input.event !== undefined) {
+    if (typeof input.event !== 'string' || input.event === '') throw new TurnInputError('turn({ event }) needs the event name as a non-empty string');
+    if (typeof input.key !== 'string' || input.key === '') {
+      throw new TurnInputError(`turn({ event: "${input.event}" }) needs a key: pass the event's own id, so a replayed event is ignored`);
+    }
+  }
+  if (input.start !== undefined) {
+    const { flow, key } = input.start as { flow?: unknown; key?: unknown };
+    if (typeof flow !== 'string' || !def.flowById.has(flow)) {
+      throw new TurnInputError(`turn({ start }) names ${JSON.stringify(flow)}, which is not a flow of this agent: pass one of ${[...def.flowById.keys()].map((id) => JSON.stringify(id)).join(', ') || '(none)'}`);
+    }
+    if (typeof key !== 'string' || key === '') throw new TurnInputError('turn({ start }) needs a key: pass a non-empty string that names this start, so a replay is ignored');
   }
   if (input.session) {
     if (input.session.id !== input.sessionId) {

@@ -5,7 +5,7 @@ import type { Run } from '../types/session';
 import type { StepOutcome } from '../types/outcome';
 import { planFailure } from './failures';
 import { endRun } from './runs';
-import { isoAt, recordOutcome, type TurnState, visitOf } from './state';
+import { pushMessage, recordOutcome, type TurnState, visitOf } from './state';
 import type { SpeakResult } from './speak';
 
 type Where = Pick<StepOutcome, 'runId' | 'flowId' | 'stepId' | 'kind'>;
@@ -30,9 +30,8 @@ export function writeReported(state: TurnState, reported: Record<string, unknown
   }
 }
 
-export function sayMessage(state: TurnState, text: string, kind: 'ai' | 'verbatim', key: string): void {
-  state.messages.push({ text, kind, key });
-  state.session.lastAssistantAt = isoAt(state);
+export function sayMessage(state: TurnState, text: string, kind: 'ai' | 'verbatim', key: string, run?: Run): void {
+  pushMessage(state, text, kind, key, run);
   state.answered = true;
 }
 

@@ -34,6 +34,14 @@ export interface TurnState {
   answered: boolean;
   /** Steps each run moved through in this turn (`step-loop`). */
   moves: Map<string, number>;
+  /** Runs started by a chain (`then: { flow }`) that still need driving in this turn. */
+  queue: Run[];
+  /** Runs driven in this turn, in order: the first one left asking keeps the floor. */
+  driven: Run[];
+  /** Pending `afterMs` of each run's next message (short timer waits). */
+  delays: Map<string, number>;
+  /** Yes/no answers to the branch questions of the understand call, by `${stepId}:${index}`. */
+  answers: Record<string, boolean>;
 }
 
 export function isoAt(state: TurnState): string {
@@ -65,6 +73,14 @@ export function addUsage(state: TurnState, usage: Usage | undefined): void {
 /** The run's current visit number of its current step. */
 export function visitOf(run: Run): number {
   return run.visits[run.stepId] ?? 1;
+}
+
+/** Queues a message; a run's pending short wait becomes its `afterMs`. */
+export function pushMessage(state: TurnState, text: string, kind: 'ai' | 'verbatim', key: string, run?: Run): void {
+  const delay = run ? state.delays.get(run.id) : undefined;
+  if (run) state.delays.delete(run.id);
+  state.messages.push({ text, kind, key, ...(delay !== undefined ? { afterMs: delay } : {}) });
+  state.session.lastAssistantAt = isoAt(state);
 }
 
 export function messageKey(run: Run): string {

@@ -22,7 +22,7 @@ export async function talk(state: TurnState, run: Run, step: TalkStep, asks: str
 
   const firstAsk = asks.length > 0 && asks.every((slug) => (run.asked[slug] ?? 0) === 0);
   if (step.question !== undefined && firstAsk) {
-    sayMessage(state, step.question, 'verbatim', messageKey(run));
+    sayMessage(state, step.question, 'verbatim', messageKey(run), run);
     bumpAsked(run, asks);
     run.spoke = true;
     recordOutcome(state, { ...where, status: 'ok', code: 'question' }, run);
@@ -51,7 +51,7 @@ export async function talk(state: TurnState, run: Run, step: TalkStep, asks: str
     settleFailure(state, run, result, where);
     return;
   }
-  sayMessage(state, result.message, 'ai', messageKey(run));
+  sayMessage(state, result.message, 'ai', messageKey(run), run);
   bumpAsked(run, asks);
   run.spoke = true;
   delete run.failures;

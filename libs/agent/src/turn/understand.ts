@@ -2,7 +2,7 @@
 // field values. Skipped when there is nothing to judge. A failed call throws ProviderError from
 // the turn: nothing ran yet, and the host retries the input.
 import { extractMode, isKnown } from '../definition/coerce';
-import { type Flow, isSayStep, type TalkStep } from '../types/flow';
+import { type Flow, isTalkStep, type TalkStep } from '../types/flow';
 import type { Run } from '../types/session';
 import { callModel } from './call-model';
 import { pendingOf } from './move';
@@ -11,22 +11,39 @@ import { floorHolder, stepOf } from './runs';
 import { startableFlows } from './route';
 import { writeReported } from './settle';
 import type { TurnState } from './state';
+import { mentionable, phrasesOf } from './triggers';
 
 export interface Understanding {
   /** Scores (0-100) of the flows that were asked about. */
   scores: Record<string, number>;
 }
 
-/** The flows worth scoring: startable ones, plus the floor holder's flow when others compete with it. */
+/**
+ * The flows worth scoring: startable ones and flows a mention may start, plus the floor
+ * holder's flow when others compete with it.
+ */
 function flowsToScore(state: TurnState, holder: Run | undefined): Flow[] {
   const startable = startableFlows(state).filter((s) => !s.catchAll).map((s) => s.flow);
+  for (const m of mentionable(state)) if (!startable.includes(m.flow)) startable.push(m.flow);
   if (startable.length === 0 || !holder) return startable;
   const own = state.def.flowById.get(holder.flowId);
-  return own && hasPhrases(own) ? [own, ...startable] : startable;
+  return own && hasPhrases(own) && !startable.includes(own) ? [own, ...startable] : startable;
 }
 
 function hasPhrases(flow: Flow): boolean {
-  return (flow.on ?? []).some((t) => t.message.some((p) => !p.startsWith('!')));
+  return phrasesOf(flow).some((p) => !p.startsWith('!'));
+}
+
+/** The asking run's step, when it is a talk step. */
+function askingStep(state: TurnState, holder: Run | undefined): TalkStep | undefined {
+  const step = holder?.status === 'asking' ? stepOf(state, holder) : undefined;
+  return step && isTalkStep(step) ? step : undefined;
+}
+
+/** The yes/no `when` questions of the asking step's branches, keyed `${stepId}:${index}`. */
+function questionsToAsk(state: TurnState, holder: Run | undefined): { id: string; text: string }[] {
+  const step = askingStep(state, holder);
+  return (step?.branches ?? []).flatMap((b, i) => (b.when ? [{ id: `${step!.id}:${i}`, text: b.when }] : []));
 }
 
 /**
@@ -37,9 +54,14 @@ function hasPhrases(flow: Flow): boolean {
 function slugsToExtract(state: TurnState, holder: Run | undefined): string[] {
   const { fields } = state.def;
   const slugs = Object.keys(fields).filter((slug) => extractMode(fields[slug]) === 'anywhere' && !isKnown(state.session.data[slug]));
-  const step = holder?.status === 'asking' ? stepOf(state, holder) : undefined;
-  if (step && !isSayStep(step)) {
-    for (const slug of pendingOf(state, step as TalkStep)) if (!slugs.includes(slug)) slugs.push(slug);
+  const step = askingStep(state, holder);
+  if (step) {
+    for (const slug of pendingOf(state, step)) if (!slugs.includes(slug)) slugs.push(slug);
+  }
+  // A mention trigger's `extract` fields are read from the message that may start it.
+  for (const m of mentionable(state)) {
+    const trigger = (m.flow.on ?? [])[m.index] as { extract?: string[] };
+    for (const slug of trigger.extract ?? []) if (!isKnown(state.session.data[slug]) && !slugs.includes(slug)) slugs.push(slug);
   }
   return slugs;
 }
@@ -48,9 +70,10 @@ export async function understand(state: TurnState): Promise<Understanding> {
   const holder = floorHolder(state);
   const flows = flowsToScore(state, holder);
   const slugs = slugsToExtract(state, holder);
-  if (flows.length === 0 && slugs.length === 0) return { scores: {} };
+  const questions = questionsToAsk(state, holder);
+  if (flows.length === 0 && slugs.length === 0 && questions.length === 0) return { scores: {} };
 
-  const ask = { flows, slugs };
+  const ask = { flows, slugs, questions };
   const reply = await callModel(state, {
     call: 'understand',
     round: 0,
@@ -69,6 +92,9 @@ export async function understand(state: TurnState): Promise<Understanding> {
       const score = judged.flows[flow.id];
       if (typeof score === 'number' && Number.isFinite(score)) scores[flow.id] = Math.min(100, Math.max(0, score));
     }
+  }
+  if (isPlainObject(judged.branches)) {
+    for (const q of questions) if (judged.branches[q.id] === true) state.answers[q.id] = true;
   }
   if (isPlainObject(judged.fields)) {
     // Only what was asked is written; a slug the agent lacks is reported (`unknown-field`).

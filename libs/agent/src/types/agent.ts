@@ -3,7 +3,8 @@ import type { AiProvider } from '../provider';
 import type { Flow, IdleConfig } from './flow';
 import type { FieldsDef } from './fields';
 import type { Session } from './session';
-import type { AnyTool } from './tool';
+import type { AnyTool, StructuredSchema } from './tool';
+import type { AnyAction, AnyCondition } from './action';
 import type { TurnChunk, TurnInput, TurnResult } from './turn';
 
 export interface Clock {
@@ -24,6 +25,10 @@ export interface AgentOptions<S extends string = string> {
   provider: AiProvider;
   tools: AnyTool[];
   flows: Flow<S>[];
+  /** Actions `do` steps run, besides those registered with `f.action()`. */
+  actions?: AnyAction[];
+  /** Conditions predicates name, besides those registered with `f.condition()`. */
+  conditions?: AnyCondition[];
   idle?: IdleConfig;
   /** Rounds that offer tools in one speak call. Default 5; 0 sends no tools. */
   maxToolLoops?: number;
@@ -39,6 +44,12 @@ export interface FlowRegistries {
   fields: FieldsDef;
   /** Registered tool ids. */
   tools: readonly string[];
+  /** Registered actions by name, with their params schema (absent: the action takes none). Absent: no actions. */
+  actions?: Readonly<Record<string, StructuredSchema | undefined>>;
+  /** Registered condition names. Absent: no conditions. */
+  conditions?: readonly string[];
+  /** Flow ids `then: { flow }` may name. Absent: not checked (validating one flow alone). */
+  flows?: readonly string[];
 }
 
 export interface Agent<C = unknown, D = unknown> {

@@ -1,6 +1,6 @@
 // What happened to each step in a turn (engine.md §3 and §4).
 
-export type OutcomeKind = 'prompt' | 'collect' | 'say' | 'idle';
+export type OutcomeKind = 'prompt' | 'collect' | 'say' | 'do' | 'if' | 'wait' | 'trigger' | 'idle';
 export type OutcomeStatus = 'ok' | 'skipped' | 'failed' | 'deferred';
 
 /** Stable outcome codes. */
@@ -20,6 +20,24 @@ export type OutcomeCode =
   | 'missing-step'
   | 'duplicate-input'
   | 'stale-wake'
+  | 'broken-wake'
+  | 'action-ok'
+  | 'action-skipped'
+  | 'action-failed'
+  | 'action-deferred'
+  | 'branch'
+  | 'waiting'
+  | 'no-reply'
+  | 'replied'
+  | 'inline-delay'
+  | 'event-arrived'
+  | 'no-event'
+  | 'started'
+  | 'start-scheduled'
+  | 'already-running'
+  | 'hop-limit'
+  | 'reset'
+  | 'stay'
   | 'provider-unavailable'
   | 'provider-quota'
   | 'provider-auth'

@@ -3,13 +3,30 @@ import type { StepOutcome } from './outcome';
 
 export type RunStatus = 'running' | 'asking' | 'waiting' | 'suspended';
 
-/** Why a run waits for a wake. */
+/**
+ * Why a run waits for a wake: a provider `retry`, a `timer` wait, an `event` wait (its `upTo`
+ * wake), or a deferred action (`defer`).
+ */
 export interface RunWaiting {
   /** The wake key `turn({ wake })` must carry to resume this run. */
   key: string;
   /** ISO time the wake is due. */
   at: string;
-  reason: 'retry';
+  reason: 'retry' | 'timer' | 'event' | 'defer';
+  /** The event an `event` wait waits for. */
+  event?: string;
+}
+
+/** A wake that belongs to no run: a delayed event start or a silence follow-up. */
+export interface SessionWake {
+  key: string;
+  at: string;
+  kind: 'start' | 'silence';
+  flowId: string;
+  /** Index of the trigger in the flow's `on`. */
+  trigger: number;
+  /** The start's trigger key (`start`: the event key). */
+  startKey?: string;
 }
 
 export interface Run {
@@ -33,6 +50,12 @@ export interface Run {
   spoke?: boolean;
   /** ISO time the run was suspended; the most recent resumes first. */
   suspendedAt?: string;
+  /** The run finished its flow and stays on its last step (`onEnd: "stay"`). */
+  stayed?: boolean;
+  /** Flows chained before this one (`then: { flow }`); a start at hop 5 is refused. */
+  hop?: number;
+  /** A side run started by a mention: it never takes a message as its answer while another run asks. */
+  side?: boolean;
 }
 
 export interface Session {
@@ -49,6 +72,8 @@ export interface Session {
   claims: Record<string, string>;
   /** The last 50 input ids, oldest first. */
   inputs: string[];
+  /** Wakes that belong to no run (delayed event starts, silence follow-ups). */
+  wakes?: SessionWake[];
   lastUserAt?: string;
   lastAssistantAt?: string;
   metadata: Record<string, unknown>;

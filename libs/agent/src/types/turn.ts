@@ -18,6 +18,12 @@ export interface TurnInput<C = unknown, D = unknown> {
   data?: Partial<D>;
   /** A wake key from an earlier `schedule[]`. */
   wake?: string;
+  /** An event the host reports: runs waiting on it go on, flows with an `event` trigger start. */
+  event?: string;
+  /** The event's or start's idempotency key (required with `event`). */
+  key?: string;
+  /** Starts a flow by hand; `key` makes the start idempotent and names the run. */
+  start?: { flow: string; key: string };
 }
 
 export interface OutgoingMessage {
@@ -26,9 +32,11 @@ export interface OutgoingMessage {
   kind: 'ai' | 'verbatim';
   /** `${runId}:${stepId}:${visit}` or `idle:${triggerKey}`: stable across replays. */
   key: string;
+  /** Milliseconds the host waits, after sending the previous message, before sending this one (a short wait step). */
+  afterMs?: number;
 }
 
-export type EndReason = 'completed' | 'failed' | 'step-loop';
+export type EndReason = 'completed' | 'failed' | 'step-loop' | 'chained' | 'reset';
 
 export type EndedRun = Run & { reason: EndReason; code?: string };
 
