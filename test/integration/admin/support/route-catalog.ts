@@ -1,0 +1,90 @@
+import type { UserRole } from '@switchboard/db';
+import type { AdminWorld } from './admin-world';
+
+// Every admin route, with the roles allowed on it (the policy of issue 4: platform admins,
+// owners and admins manage config; operators read config, sessions, usage and the audit log;
+// viewers read). route-matrix.spec.ts checks this table against the controllers' @Roles and
+// walks it over HTTP; tenant-matrix.spec.ts walks it with another tenant's ids.
+
+export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+export interface RouteCase {
+  method: Method;
+  /** The route as declared, with :params. */
+  route: string;
+  roles: readonly UserRole[];
+  /** The concrete URL for a world's ids. */
+  url: (w: AdminWorld) => string;
+  /** A body that passes validation, so only ownership decides the answer. */
+  body?: (w: AdminWorld) => unknown;
+}
+
+const ALL: readonly UserRole[] = ['platform_admin', 'owner', 'admin', 'operator', 'viewer'];
+const WRITE: readonly UserRole[] = ['platform_admin', 'owner', 'admin'];
+const AUDIT: readonly UserRole[] = ['platform_admin', 'owner', 'admin', 'operator'];
+const PLATFORM: readonly UserRole[] = ['platform_admin'];
+
+const r = (method: Method, route: string, roles: readonly UserRole[], url: (w: AdminWorld) => string, body?: (w: AdminWorld) => unknown): RouteCase => ({
+  method,
+  route,
+  roles,
+  url,
+  body,
+});
+
+export const ROUTES: readonly RouteCase[] = [
+  r('GET', '/v1/admin/auth/me', ALL, () => '/v1/admin/auth/me'),
+  r('GET', '/v1/admin/sessions', ALL, () => '/v1/admin/sessions'),
+  r('GET', '/v1/admin/sessions/:id', ALL, (w) => `/v1/admin/sessions/${w.session}`),
+  r('GET', '/v1/admin/messages', ALL, () => '/v1/admin/messages'),
+  r('GET', '/v1/admin/messages/:id', ALL, (w) => `/v1/admin/messages/${w.message}`),
+  r('GET', '/v1/admin/turns', ALL, () => '/v1/admin/turns'),
+  r('GET', '/v1/admin/turns/:id', ALL, (w) => `/v1/admin/turns/${w.turn}`),
+  r('GET', '/v1/admin/stats', ALL, () => '/v1/admin/stats'),
+  r('GET', '/v1/admin/tenants', PLATFORM, () => '/v1/admin/tenants'),
+  r('GET', '/v1/admin/tenants/:id', PLATFORM, (w) => `/v1/admin/tenants/${w.tenant}`),
+  r('POST', '/v1/admin/tenants', PLATFORM, () => '/v1/admin/tenants', () => ({ name: 'x', slug: 'matrix-never-created' })),
+  r('PUT', '/v1/admin/tenants/:id', PLATFORM, (w) => `/v1/admin/tenants/${w.tenant}`, () => ({ name: 'renamed' })),
+  r('DELETE', '/v1/admin/tenants/:id', PLATFORM, (w) => `/v1/admin/tenants/${w.tenant}`),
+  r('GET', '/v1/admin/agents', ALL, () => '/v1/admin/agents'),
+  r('GET', '/v1/admin/agents/:id', ALL, (w) => `/v1/admin/agents/${w.agent}`),
+  r('POST', '/v1/admin/agents', WRITE, () => '/v1/admin/agents', () => ({ name: 'never' })),
+  r('PUT', '/v1/admin/agents/:id', WRITE, (w) => `/v1/admin/agents/${w.agent}`, () => ({ name: 'renamed' })),
+  r('DELETE', '/v1/admin/agents/:id', WRITE, (w) => `/v1/admin/agents/${w.agent}`),
+  r('POST', '/v1/admin/agents/:id/publish', WRITE, (w) => `/v1/admin/agents/${w.agent}/publish`),
+  r('GET', '/v1/admin/agents/:id/versions', ALL, (w) => `/v1/admin/agents/${w.agent}/versions`),
+  r('GET', '/v1/admin/agents/:id/versions/:version', ALL, (w) => `/v1/admin/agents/${w.agent}/versions/1`),
+  r('GET', '/v1/admin/agents/:id/diff', ALL, (w) => `/v1/admin/agents/${w.agent}/diff?from=1&to=draft`),
+  r('GET', '/v1/admin/flow-schema', ALL, (w) => `/v1/admin/flow-schema?agentId=${w.agent}`),
+  r('GET', '/v1/admin/channels', ALL, () => '/v1/admin/channels'),
+  r('GET', '/v1/admin/channels/:id', ALL, (w) => `/v1/admin/channels/${w.channel}`),
+  r('POST', '/v1/admin/channels', WRITE, () => '/v1/admin/channels', (w) => ({ agentId: w.agent, name: 'never' })),
+  r('PUT', '/v1/admin/channels/:id', WRITE, (w) => `/v1/admin/channels/${w.channel}`, () => ({ name: 'renamed' })),
+  r('POST', '/v1/admin/channels/:id/rotate-secret', WRITE, (w) => `/v1/admin/channels/${w.channel}/rotate-secret`),
+  r('DELETE', '/v1/admin/channels/:id', WRITE, (w) => `/v1/admin/channels/${w.channel}`),
+  r('GET', '/v1/admin/api-keys', ALL, () => '/v1/admin/api-keys'),
+  r('GET', '/v1/admin/api-keys/:id', ALL, (w) => `/v1/admin/api-keys/${w.apiKey}`),
+  r('POST', '/v1/admin/api-keys', WRITE, () => '/v1/admin/api-keys', (w) => ({ channelId: w.channel })),
+  r('DELETE', '/v1/admin/api-keys/:id', WRITE, (w) => `/v1/admin/api-keys/${w.apiKey}`),
+  r('GET', '/v1/admin/provider-credentials', ALL, () => '/v1/admin/provider-credentials'),
+  r('GET', '/v1/admin/provider-credentials/:id', ALL, (w) => `/v1/admin/provider-credentials/${w.credential}`),
+  r('POST', '/v1/admin/provider-credentials', WRITE, () => '/v1/admin/provider-credentials', () => ({ name: 'never', kind: 'openai', secret: 'sk-never-stored' })),
+  r('PUT', '/v1/admin/provider-credentials/:id', WRITE, (w) => `/v1/admin/provider-credentials/${w.credential}`, () => ({ name: 'renamed' })),
+  r('DELETE', '/v1/admin/provider-credentials/:id', WRITE, (w) => `/v1/admin/provider-credentials/${w.credential}`),
+  r('GET', '/v1/admin/tools', ALL, () => '/v1/admin/tools'),
+  r('GET', '/v1/admin/tools/:id', ALL, (w) => `/v1/admin/tools/${w.httpTool}`),
+  r('GET', '/v1/admin/http-tools', ALL, () => '/v1/admin/http-tools'),
+  r('GET', '/v1/admin/http-tools/:id', ALL, (w) => `/v1/admin/http-tools/${w.httpTool}`),
+  r('POST', '/v1/admin/http-tools', WRITE, () => '/v1/admin/http-tools', () => ({ toolId: 'never_created', url: 'https://example.test/x' })),
+  r('PUT', '/v1/admin/http-tools/:id', WRITE, (w) => `/v1/admin/http-tools/${w.httpTool}`, () => ({ timeoutMs: 1000 })),
+  r('DELETE', '/v1/admin/http-tools/:id', WRITE, (w) => `/v1/admin/http-tools/${w.httpTool}`),
+  r('GET', '/v1/admin/users', ALL, () => '/v1/admin/users'),
+  r('GET', '/v1/admin/users/:id', ALL, (w) => `/v1/admin/users/${w.user}`),
+  r('POST', '/v1/admin/users', WRITE, () => '/v1/admin/users', () => ({ email: 'never@example.test', role: 'viewer', password: 'long enough password' })),
+  r('PUT', '/v1/admin/users/:id', WRITE, (w) => `/v1/admin/users/${w.user}`, () => ({ name: 'renamed' })),
+  r('DELETE', '/v1/admin/users/:id', WRITE, (w) => `/v1/admin/users/${w.user}`),
+  r('GET', '/v1/admin/usage', ALL, () => '/v1/admin/usage'),
+  r('GET', '/v1/admin/usage/summary', ALL, () => '/v1/admin/usage/summary'),
+  r('GET', '/v1/admin/audit-log', AUDIT, () => '/v1/admin/audit-log'),
+  r('GET', '/v1/admin/audit-log/:id', AUDIT, (w) => `/v1/admin/audit-log/${w.audit}`),
+];
