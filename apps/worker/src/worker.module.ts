@@ -7,6 +7,7 @@ import type { WorkerEnv } from './config/worker-env';
 import { WorkerEnvModule } from './config/worker-env.module';
 import { RedisModule } from './redis/redis.module';
 import { SweeperModule } from './sweeper/sweeper.module';
+import { SessionToolsModule } from './tools/builtin/session-tools.module';
 import { ToolSyncModule } from './tools/tool-sync.module';
 import { ToolsModule } from './tools/tools.module';
 import { TurnsModule } from './turns/turns.module';
@@ -34,6 +35,7 @@ export class WorkerModule {
         RedisModule,
         BullModule.forRoot({ connection: redisConnection(env.REDIS_URL), prefix: env.QUEUE_PREFIX }),
         ToolsModule,
+        SessionToolsModule,
         ToolSyncModule,
         TurnsModule,
         SweeperModule,

@@ -118,14 +118,52 @@ describe('worker: one message through API → BullMQ → worker → Postgres', (
     }
   });
 
+  it('hands the session to a person with handoff_to_human, then records messages without answering them', async () => {
+    const support = await createTenantFixture(prisma, {
+      agentConfig: {
+        provider: {
+          kind: 'scripted',
+          model: 'handoff-script',
+          scripted: {
+            rules: [
+              { call: 'speak', round: 1, match: 'humano|atendente', toolCalls: [{ name: 'handoff_to_human', arguments: { motivo: 'pediu' } }] },
+              { call: 'speak', afterTool: 'handoff_to_human', reply: 'Vou chamar um atendente.' },
+              { call: 'speak', reply: 'Oi! Como posso ajudar?' },
+            ],
+          },
+        },
+        fields: {},
+        flows: [],
+        tools: ['handoff_to_human'],
+      },
+    });
+    await worker();
+    const session = `h-${uniqueSuffix()}`;
+
+    const first = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=10', support.apiKey, { session, text: 'quero falar com um humano' });
+    expect(first.body.replies).toEqual([{ id: expect.any(String), text: 'Vou chamar um atendente.' }]);
+    expect((await prisma.session.findUniqueOrThrow({ where: { id: first.body.sessionId } })).status).toBe('handed_off');
+
+    const second = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=10', support.apiKey, { session, text: 'oi?' });
+    expect(second.status).toBe(200);
+    expect(second.body.replies).toEqual([]);
+    const turn = await prisma.turn.findFirstOrThrow({ where: { sessionId: second.body.sessionId }, orderBy: { createdAt: 'desc' } });
+    expect(turn).toMatchObject({ outcomeCodes: ['handed-off'], llmCalls: 0 });
+    expect(await prisma.message.count({ where: { sessionId: second.body.sessionId, direction: 'outbound' } })).toBe(1);
+  });
+
   it('syncs its code tools to RegisteredTool at start-up, for the console', async () => {
     await worker();
-    const tools = await prisma.registeredTool.findMany({ where: { toolId: { in: ['preco', 'reservar'] } }, orderBy: { toolId: 'asc' } });
+    const tools = await prisma.registeredTool.findMany({
+      where: { toolId: { in: ['preco', 'reservar', 'handoff_to_human'] } },
+      orderBy: { toolId: 'asc' },
+    });
     expect(tools.map((t) => [t.toolId, t.readOnly, t.destructive, t.description])).toEqual([
+      ['handoff_to_human', false, true, 'Passa a conversa para um atendente humano quando a pessoa pedir ou quando você não puder ajudar.'],
       ['preco', true, false, 'Preço da diária em uma cidade.'],
       ['reservar', false, true, 'Confirma a reserva e devolve o código.'],
     ]);
-    expect(tools[0].parameters).toEqual({ type: 'object', properties: { cidade: { type: 'string' } }, required: ['cidade'] });
+    expect(tools[1].parameters).toEqual({ type: 'object', properties: { cidade: { type: 'string' } }, required: ['cidade'] });
   });
 
   it('answers a message posted while no worker runs once a worker starts', async () => {

@@ -10,7 +10,7 @@ import { LoadHistory } from './load-history';
 import { SessionEvents } from './session-events';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError, TurnReplayLimitError, TurnStreamEndedError } from './turn-errors';
 import { permanentFailureCode } from './turn-failure';
-import { planFailure, planFromResult, type TurnBase } from './turn-plan';
+import { planFailure, planFromResult, planHandedOff, type TurnBase } from './turn-plan';
 import { WakeScheduler } from '../wakes/wake-scheduler';
 
 export interface PendingMessage {
@@ -26,6 +26,7 @@ export type TurnTrigger = { kind: 'messages'; messages: PendingMessage[] } | { k
 interface SessionRow {
   id: string;
   tenantId: string;
+  status: 'active' | 'handed_off';
   channelId: string;
   agentId: string;
   state: unknown;
@@ -65,13 +66,13 @@ export class RunTurn {
       const startedAt = Date.now();
       const session = await this.prisma.session.findFirstOrThrow({
         where: { id: sessionId, tenantId },
-        select: { id: true, tenantId: true, channelId: true, agentId: true, state: true, version: true },
+        select: { id: true, tenantId: true, status: true, channelId: true, agentId: true, state: true, version: true },
       });
       const turnId = randomUUID();
       this.logger.log({ msg: 'turn started', sessionId, ...what, turnId, replay, at: startedAt });
       const planned = await this.plan(session, trigger, turnId, startedAt, firstStart);
       if (!planned) {
-        this.logger.log({ msg: 'turn skipped: no run waits on this wake', sessionId, ...what, turnId });
+        this.logger.log({ msg: 'turn skipped: no run waits on this wake, or a person has the session', sessionId, ...what, turnId });
         if (trigger.kind === 'wake') await this.cancelWake(sessionId, trigger.key);
         return null;
       }
@@ -154,6 +155,11 @@ export class RunTurn {
     });
     const fallback = (): OutboundReply | undefined =>
       loaded?.config.fallbackMessage ? { key: fallbackKey, text: loaded.config.fallbackMessage, kind: 'fallback' } : undefined;
+
+    // A person has the conversation: messages are recorded, wakes are dropped, the bot stays quiet.
+    if (session.status === 'handed_off') {
+      return trigger.kind === 'messages' ? { commit: planHandedOff(base(), state), schedule: [] } : null;
+    }
 
     let result: TurnResult;
     try {

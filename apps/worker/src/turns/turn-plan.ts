@@ -48,3 +48,24 @@ export function planFailure(
   };
   return { ...base, inboundStatus: replies.length ? 'answered' : 'failed', state, replies, usage, wakes: [] };
 }
+
+/**
+ * Messages that reach a session handed off to a person: recorded as answered by a turn with the
+ * `handed-off` outcome and no model call and no reply, so they leave the queue and the transcript
+ * shows who had the conversation.
+ */
+export function planHandedOff(base: TurnBase, state: Session | null): TurnCommit {
+  const outcome: StepOutcome = { kind: 'idle', status: 'skipped', code: 'handed-off' as StepOutcome['code'], at: new Date().toISOString() };
+  const usage: TurnUsage = {
+    llmCalls: 0,
+    inputTokens: 0,
+    outputTokens: 0,
+    cachedInputTokens: 0,
+    outcomeCodes: ['handed-off'],
+    outcomes: [outcome],
+    trace: [],
+    modelMs: 0,
+    toolsMs: 0,
+  };
+  return { ...base, inboundStatus: 'answered', state, replies: [], usage, wakes: [] };
+}
