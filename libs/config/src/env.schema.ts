@@ -29,6 +29,10 @@ export const envSchema = z.object({
   CONSOLE_ORIGIN: z.string().default('http://localhost:5173'),
   OPENAI_API_KEY: z.string().optional(),
   GEMINI_API_KEY: z.string().optional(),
+  /** Messages one channel API key may post per minute (429 rate-limited beyond). */
+  RATE_LIMIT_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
+  /** Messages all keys of one tenant may post per minute. */
+  RATE_LIMIT_TENANT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(3000),
   /** Signs the console's access tokens (HS256). */
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').default(DEV_AUTH_SECRET),
   /** Encrypts secrets at rest (AES-256-GCM): provider keys, webhook secrets, HTTP tool headers. */
