@@ -7,7 +7,7 @@ import type { Run } from '../types/session';
 import { runAction } from './action';
 import { DEFAULT_MAX_ASKS } from './definition';
 import { holds } from './predicates';
-import { advance, endRun, goTo, stepOf } from './runs';
+import { advance, endRun, flowOf, goTo, nextTarget, stepOf } from './runs';
 import { messageKey, pushMessage, recordOutcome, type TurnState } from './state';
 import { enterWait } from './wait';
 
@@ -51,7 +51,8 @@ export async function move(state: TurnState, run: Run): Promise<MoveStop> {
     }
     if (isIfStep(step)) {
       const ok = holds(state, step.if);
-      const target = ok ? step.then : (step.else ?? 'end');
+      // `then` may be left out in JSON: the next step, as for every other step.
+      const target = ok ? nextTarget(flowOf(state, run)!, step) : (step.else ?? 'end');
       recordOutcome(state, { ...where, kind: 'if', status: 'ok', code: 'branch', detail: { holds: ok, then: target } }, run);
       const stop = go(goTo(state, run, target));
       if (stop) return stop;

@@ -1,5 +1,5 @@
 // Shared builders for the engine's tests: a fake clock, a scripted model, small agents.
-import { fakeClock, falai, ScriptedProvider, type AnyTool, type FieldsDef, type Flow, type IdleConfig, type ModelRequest, type ScriptReply, type Store } from '@falai/agent';
+import { fakeClock, falai, ScriptedProvider, type AnyAction, type AnyCondition, type AnyTool, type FieldsDef, type Flow, type IdleConfig, type ModelRequest, type ScriptReply, type Store } from '@falai/agent';
 
 export const T0 = '2026-12-02T12:00:00.000Z';
 
@@ -37,6 +37,8 @@ export interface AgentSetup {
   store?: Store;
   clock?: ReturnType<typeof fakeClock>;
   instructions?: string;
+  actions?: AnyAction[];
+  conditions?: AnyCondition[];
 }
 
 export function agent(setup: AgentSetup) {
@@ -52,6 +54,8 @@ export function agent(setup: AgentSetup) {
     clock,
     store: setup.store,
     instructions: setup.instructions,
+    actions: setup.actions,
+    conditions: setup.conditions,
   });
   return Object.assign(built, { clock });
 }
