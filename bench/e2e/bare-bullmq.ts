@@ -1,0 +1,100 @@
+import { Queue } from 'bullmq';
+import { redisConnection } from '@switchboard/queue';
+import { startServingScript, type ServingScript } from '../support/child-script';
+import { sleep, summarize, type LatencySummary } from '../support/stats';
+import { poissonSchedule, runOpenLoop } from './poisson';
+
+// The baseline of the end-to-end bench: bare BullMQ, add → process (wait the simulated model
+// latency) → ack, with the same number of worker processes and the same total concurrency as
+// the platform run it is compared with.
+
+const BARE_WORKER = 'bench/e2e/bare-bullmq-worker.ts';
+const QUEUE = 'bare';
+
+export interface BareSpec {
+  redisUrl: string;
+  prefix: string;
+  latencyMs: number;
+  processes: number;
+  concurrencyPerProcess: number;
+  jobs: number;
+  timeoutMs: number;
+}
+
+export interface ThroughputFigure {
+  count: number;
+  seconds: number;
+  perSec: number;
+}
+
+export interface HalfLoadFigure {
+  ratePerSec: number;
+  achievedPerSec: number;
+  added: LatencySummary;
+}
+
+export async function runBareBullmq(spec: BareSpec): Promise<{ peak: ThroughputFigure; half: HalfLoadFigure }> {
+  const queue = new Queue(QUEUE, { prefix: spec.prefix, connection: redisConnection(spec.redisUrl) });
+  const workers: ServingScript[] = [];
+  try {
+    for (let i = 0; i < spec.processes; i++) {
+      workers.push(
+        await startServingScript(BARE_WORKER, [], {
+          BARE_PREFIX: spec.prefix,
+          BARE_QUEUE: QUEUE,
+          BARE_LATENCY_MS: String(spec.latencyMs),
+          BARE_CONCURRENCY: String(spec.concurrencyPerProcess),
+          REDIS_URL: spec.redisUrl,
+        }),
+      );
+    }
+
+    // Peak: a backlog of jobs, released at once; jobs per second until the last one is acked.
+    await queue.pause();
+    await queue.addBulk(Array.from({ length: spec.jobs }, (_, i) => ({ name: 'peak', data: { i } })));
+    const t0 = Date.now();
+    await queue.resume();
+    await waitForCompleted(queue, spec.jobs, spec.timeoutMs);
+    const peakJobs = (await queue.getJobs(['completed'], 0, -1)).filter((j) => j.name === 'peak');
+    const t1 = Math.max(...peakJobs.map((j) => j.finishedOn ?? 0));
+    const peak = figure(peakJobs.length, t1 - t0);
+
+    // Half of peak: jobs arrive one by one (Poisson) at half the peak rate; added latency is
+    // add → acked minus the simulated model time.
+    const rate = Math.max(1, peak.perSec / 2);
+    const schedule = poissonSchedule(spec.jobs, rate);
+    const h0 = Date.now();
+    await runOpenLoop(schedule, async (i) => void (await queue.add('half', { i })));
+    await waitForCompleted(queue, spec.jobs * 2, spec.timeoutMs);
+    const halfJobs = (await queue.getJobs(['completed'], 0, -1)).filter((j) => j.name === 'half');
+    const h1 = Math.max(...halfJobs.map((j) => j.finishedOn ?? 0));
+    return {
+      peak,
+      half: {
+        ratePerSec: rate,
+        achievedPerSec: halfJobs.length / ((h1 - h0) / 1000),
+        added: summarize(halfJobs.map((j) => (j.finishedOn ?? 0) - j.timestamp - spec.latencyMs)),
+      },
+    };
+  } finally {
+    await Promise.all(workers.map((w) => w.stop()));
+    await queue.obliterate({ force: true }).catch(() => undefined);
+    await queue.close();
+  }
+}
+
+async function waitForCompleted(queue: Queue, count: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const counts = await queue.getJobCounts('completed', 'failed');
+    if (counts.failed > 0) throw new Error(`bare BullMQ: ${counts.failed} jobs failed`);
+    if (counts.completed >= count) return;
+    if (Date.now() > deadline) throw new Error(`bare BullMQ: only ${counts.completed} of ${count} jobs completed in time`);
+    await sleep(50);
+  }
+}
+
+export function figure(count: number, ms: number): ThroughputFigure {
+  const seconds = Math.max(ms, 1) / 1000;
+  return { count, seconds, perSec: count / seconds };
+}

@@ -1,0 +1,127 @@
+import { Queue } from 'bullmq';
+import type { PrismaClient } from '@switchboard/db';
+import { QUEUES, redisConnection } from '@switchboard/queue';
+import type { ApiHandle } from '../support/processes';
+import { cpuPercent, cpuSnapshot } from '../support/cpu-usage';
+import { sleep, summarize } from '../support/stats';
+import { figure, type HalfLoadFigure, type ThroughputFigure } from './bare-bullmq';
+import { MessagePoster, sessionMessages } from './message-poster';
+import { poissonSchedule, runOpenLoop } from './poisson';
+
+// The platform side of the end-to-end bench: messages posted to the real API, answered by the
+// real worker processes (scripted provider with a simulated model latency), measured from the
+// rows the commit wrote.
+
+export interface PlatformSpec {
+  prisma: PrismaClient;
+  api: ApiHandle;
+  apiKey: string;
+  tenantId: string;
+  redisUrl: string;
+  queuePrefix: string;
+  sessions: number;
+  perSession: number;
+  timeoutMs: number;
+  /** Processes whose CPU use is reported per phase (besides Postgres, Redis and the machine). */
+  pids: Record<string, number[]>;
+  /** Called right before the backlog is released and after it is answered (CPU profile of the peak). */
+  beforePeak?: () => Promise<void>;
+  afterPeak?: () => Promise<void>;
+}
+
+export interface PlatformRun {
+  peak: ThroughputFigure & { cpu: Record<string, number> };
+  half: HalfLoadFigure & { cpu: Record<string, number>; acceptedToCommitted: ReturnType<typeof summarize>; modelMs: ReturnType<typeof summarize> };
+  answered: number;
+  failed: number;
+  replies: number;
+  postFailures: number;
+}
+
+interface TurnTiming {
+  queueWaitMs: number;
+  totalMs: number;
+  modelMs: number;
+}
+
+/** Runs the peak (backlog) and half-load phases against workers that are already connected. */
+export async function runPlatform(spec: PlatformSpec): Promise<PlatformRun> {
+  const queue = new Queue(QUEUES.turns, { prefix: spec.queuePrefix, connection: redisConnection(spec.redisUrl) });
+  const poster = new MessagePoster(spec.api.baseUrl, spec.apiKey);
+  const total = spec.sessions * spec.perSession;
+  try {
+    // Peak: the backlog is accepted while the queue is paused, then released at once.
+    await queue.pause();
+    await poster.postAll(sessionMessages('peak', spec.sessions, spec.perSession), 16);
+    await spec.beforePeak?.();
+    const cpu0 = cpuSnapshot(spec.pids);
+    const t0 = Date.now();
+    await queue.resume();
+    await waitUntilAnswered(spec, 'peak', spec.timeoutMs);
+    const peakCpu = cpuPercent(cpu0, cpuSnapshot(spec.pids), (Date.now() - t0) / 1000);
+    const [{ count, last }] = await spec.prisma.$queryRawUnsafe<{ count: bigint; last: Date }[]>(
+      `SELECT count(*) AS count, max(m."answeredAt") AS last FROM "Message" m JOIN "Session" s ON s.id = m."sessionId"
+        WHERE m."tenantId" = $1::uuid AND m.direction = 'inbound' AND s."externalKey" LIKE 'peak-%'`,
+      spec.tenantId,
+    );
+    const peak = { ...figure(Number(count), last.getTime() - t0), cpu: peakCpu };
+    await spec.afterPeak?.();
+
+    // Half of peak: new sessions, Poisson arrivals at half the peak rate, round robin over sessions.
+    const rate = Math.max(1, peak.perSec / 2);
+    const messages = sessionMessages('half', spec.sessions, spec.perSession);
+    const cpu1 = cpuSnapshot(spec.pids);
+    const h0 = Date.now();
+    await runOpenLoop(poissonSchedule(total, rate), (i) => poster.post(messages[i]));
+    await waitUntilAnswered(spec, 'half', spec.timeoutMs);
+    const halfCpu = cpuPercent(cpu1, cpuSnapshot(spec.pids), (Date.now() - h0) / 1000);
+    const timings = await spec.prisma.$queryRawUnsafe<(TurnTiming & { answeredAt: Date })[]>(
+      `SELECT t."queueWaitMs", t."totalMs", t."modelMs", m."answeredAt" FROM "Message" m
+         JOIN "Session" s ON s.id = m."sessionId" JOIN "Turn" t ON t.id = m."turnId"
+        WHERE m."tenantId" = $1::uuid AND m.direction = 'inbound' AND s."externalKey" LIKE 'half-%'`,
+      spec.tenantId,
+    );
+    const h1 = Math.max(...timings.map((t) => t.answeredAt.getTime()));
+    const [check] = await spec.prisma.$queryRawUnsafe<{ answered: bigint; failed: bigint; replies: bigint }[]>(
+      `SELECT count(*) FILTER (WHERE direction = 'inbound' AND status = 'answered') AS answered,
+              count(*) FILTER (WHERE direction = 'inbound' AND status = 'failed') AS failed,
+              count(*) FILTER (WHERE direction = 'outbound') AS replies
+         FROM "Message" WHERE "tenantId" = $1::uuid`,
+      spec.tenantId,
+    );
+    return {
+      peak,
+      half: {
+        cpu: halfCpu,
+        ratePerSec: rate,
+        achievedPerSec: timings.length / ((h1 - h0) / 1000),
+        // Accepted → reply committed is the turn's queue wait plus its total time (which ends at
+        // the commit's last statement); minus the model's time, what the platform adds.
+        added: summarize(timings.map((t) => t.queueWaitMs + t.totalMs - t.modelMs)),
+        acceptedToCommitted: summarize(timings.map((t) => t.queueWaitMs + t.totalMs)),
+        modelMs: summarize(timings.map((t) => t.modelMs)),
+      },
+      answered: Number(check.answered),
+      failed: Number(check.failed),
+      replies: Number(check.replies),
+      postFailures: poster.failures,
+    };
+  } finally {
+    await queue.close();
+  }
+}
+
+async function waitUntilAnswered(spec: PlatformSpec, prefix: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const [{ queued }] = await spec.prisma.$queryRawUnsafe<{ queued: bigint }[]>(
+      `SELECT count(*) AS queued FROM "Message" m JOIN "Session" s ON s.id = m."sessionId"
+        WHERE m."tenantId" = $1::uuid AND m.direction = 'inbound' AND m.status = 'queued' AND s."externalKey" LIKE $2`,
+      spec.tenantId,
+      `${prefix}-%`,
+    );
+    if (Number(queued) === 0) return;
+    if (Date.now() > deadline) throw new Error(`e2e: ${queued} ${prefix} messages still queued after ${timeoutMs} ms`);
+    await sleep(100);
+  }
+}

@@ -1,0 +1,139 @@
+import path from 'node:path';
+import { createTenantFixture } from '../../test/support/fixtures';
+import { BenchEnv } from '../support/bench-env';
+import { runScriptForJson, startServingScript } from '../support/child-script';
+import { summarizeProfile } from '../support/cpu-profile';
+import { loadAverage } from '../support/machine';
+import { captureProfile, LOG_DIR, profilerSetup, startApiProcess } from '../support/processes';
+import type { BenchContext, BenchResult, Table } from '../support/results';
+import { fmt, percentOf } from '../support/stats';
+import type { LoadResult, LoadSpec } from './load-generator';
+
+// POST /v1/messages under load from a separate process (autocannon), against a bare Fastify
+// route answering 202 in the same run. Rounds alternate baseline and API, so a burst of noise
+// on the shared machine hits both; the best round of each is compared.
+
+const SIZES = {
+  full: { connections: 16, durationS: 10, warmupS: 3, sessions: 1000, rounds: 2 },
+  smoke: { connections: 2, durationS: 1, warmupS: 0, sessions: 4, rounds: 1 },
+};
+
+const LOAD_GENERATOR = 'bench/ingest/load-generator.ts';
+const BARE_SERVER = 'bench/ingest/bare-server.ts';
+
+export async function runIngestBench(ctx: BenchContext & { profile?: boolean }): Promise<BenchResult> {
+  const size = SIZES[ctx.size];
+  const loadAvg = loadAverage();
+  const env = await BenchEnv.create('ingest');
+  try {
+    const prisma = env.prisma(2);
+    const fixture = await createTenantFixture(prisma);
+    const base: Omit<LoadSpec, 'url' | 'headers'> = { sessions: size.sessions, connections: size.connections, durationS: size.durationS, warmupS: size.warmupS };
+
+    const bareRuns: LoadResult[] = [];
+    const apiRuns: LoadResult[] = [];
+    const apiUrl = (baseUrl: string): LoadSpec => ({ ...base, url: `${baseUrl}/v1/messages`, headers: { authorization: `Bearer ${fixture.apiKey}` } });
+    for (let round = 1; round <= size.rounds; round++) {
+      const bare = await startServingScript(BARE_SERVER);
+      try {
+        ctx.log(`ingest round ${round}: bare Fastify`);
+        bareRuns.push(await runScriptForJson<LoadResult>(LOAD_GENERATOR, [JSON.stringify({ ...base, url: `http://127.0.0.1:${String(bare.hello.port)}/v1/messages`, headers: {} })]));
+      } finally {
+        await bare.stop();
+      }
+      const api = await startApiProcess(`ingest-api-${round}`, env.appEnv(), ctx.built);
+      try {
+        ctx.log(`ingest round ${round}: POST /v1/messages (${ctx.built ? 'built' : 'source'} API)`);
+        apiRuns.push(await runScriptForJson<LoadResult>(LOAD_GENERATOR, [JSON.stringify(apiUrl(api.baseUrl))]));
+      } finally {
+        await api.stop();
+      }
+    }
+
+    // An extra API round under the sampling profiler, kept out of the figures.
+    let profileFile: string | undefined;
+    if (ctx.profile) {
+      const profileDir = path.join(LOG_DIR, 'profiles', `ingest-${Date.now()}`);
+      const profiler = profilerSetup(profileDir);
+      const api = await startApiProcess('ingest-api-profiled', { ...env.appEnv(), ...profiler.env }, ctx.built, profiler.nodeFlags);
+      try {
+        ctx.log('ingest: extra API round under the profiler');
+        // The first capture throws away start-up (module loading, JIT).
+        await captureProfile(api.pid, profileDir);
+        await runScriptForJson<LoadResult>(LOAD_GENERATOR, [JSON.stringify(apiUrl(api.baseUrl))]);
+        profileFile = await captureProfile(api.pid, profileDir);
+      } finally {
+        await api.stop();
+      }
+    }
+
+    // Every 202 must be a stored message: a bench that measured failures would be worthless.
+    const stored = await prisma.message.count({ where: { tenantId: fixture.tenant.id } });
+    const accepted = apiRuns.reduce((n, r) => n + r.ok, 0);
+    const bestBare = best(bareRuns);
+    const bestApi = best(apiRuns);
+    const ratio = bestApi.rps / Math.max(1, bestBare.rps);
+
+    const tables: Table[] = [
+      {
+        title: 'Ingest: requests per second and latency (ms) under load',
+        columns: ['server', 'round', 'req/s', 'p50', 'p95', 'p99', 'max', 'non-2xx', 'errors'],
+        rows: [
+          ...bareRuns.map((r, i) => row('bare Fastify route (202)', i + 1, r)),
+          ...apiRuns.map((r, i) => row('POST /v1/messages (API)', i + 1, r)),
+        ],
+      },
+      {
+        title: 'Ingest: ratio (best round of each)',
+        columns: ['API req/s', 'bare req/s', 'API / bare', 'messages stored', '202s counted'],
+        rows: [[fmt(bestApi.rps), fmt(bestBare.rps), percentOf(bestApi.rps, bestBare.rps), stored, accepted]],
+      },
+    ];
+    const notes: string[] = [];
+    if (stored < accepted) notes.push(`Only ${stored} of ${accepted} accepted messages were stored: the run is not valid.`);
+    if (profileFile) {
+      const summary = summarizeProfile(profileFile, 12);
+      tables.push(profileTable('Ingest: API CPU profile, self time by package (share of busy samples)', summary.byPackage));
+      tables.push(profileTable('Ingest: API CPU profile, hottest functions (self time)', summary.byFunction));
+      notes.push(`API CPU profile (an extra round under the sampling profiler, not in the figures above): ${path.relative(process.cwd(), profileFile)} (busy ${summary.busyPercentOfWall}% of the sampled wall time).`);
+    }
+    return {
+      id: 'ingest',
+      title: 'Ingest: POST /v1/messages',
+      description: [
+        `autocannon in its own process, ${size.connections} connections, ${size.warmupS} s warm-up then ${size.durationS} s measured, ` +
+          `${size.rounds} round(s) alternating baseline and API. Each request posts \`{ session, text }\` to one of ${size.sessions} sessions ` +
+          'with the channel API key. The API is the built JS (NODE_ENV=production, LOG_LEVEL=warn) on a fresh migrated database and its own ' +
+          'queue prefix, no worker running (jobs wait in Redis). Per request the API checks the key (one indexed SELECT), upserts the session ' +
+          'and inserts the message in one transaction under row-level security, and adds the BullMQ job. The baseline is a bare Fastify ' +
+          'route of the same version that parses the JSON body and answers 202.',
+      ],
+      tables,
+      targets: [
+        {
+          target: 'ingest ≥ 50% of the bare Fastify route’s requests per second',
+          actual: `${fmt(bestApi.rps)} vs ${fmt(bestBare.rps)} req/s = ${percentOf(bestApi.rps, bestBare.rps)}`,
+          met: ctx.size === 'full' ? ratio >= 0.5 : null,
+        },
+      ],
+      notes,
+      measuredAt: new Date().toISOString(),
+      loadAverage: loadAvg,
+      command: ctx.command,
+    };
+  } finally {
+    await env.dispose();
+  }
+}
+
+function best(runs: LoadResult[]): LoadResult {
+  return runs.reduce((a, b) => (b.rps > a.rps ? b : a));
+}
+
+function row(server: string, round: number, r: LoadResult): (string | number)[] {
+  return [server, round, fmt(r.rps), fmt(r.latencyMs.p50), fmt(r.latencyMs.p95), fmt(r.latencyMs.p99), fmt(r.latencyMs.max), r.non2xx, r.errors];
+}
+
+export function profileTable(title: string, shares: { name: string; percent: number }[]): Table {
+  return { title, columns: ['where', 'self %'], rows: shares.map((s) => [s.name, s.percent]) };
+}

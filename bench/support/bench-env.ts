@@ -1,0 +1,76 @@
+import { randomBytes } from 'node:crypto';
+import Redis from 'ioredis';
+import { createPrismaClient, type PrismaClient } from '@switchboard/db';
+import { createMigratedDatabase, dropDatabase, uniqueName } from '../../test/support/test-database';
+
+/**
+ * A fresh migrated database and a unique Redis key prefix for one bench, so a bench never sees
+ * another run's rows or jobs; `dispose` drops the database and deletes every key of the prefix.
+ */
+export class BenchEnv {
+  /** Every environment created in this process, so the smoke test can check each was cleaned up. */
+  static readonly created: { databaseName: string; queuePrefix: string; redisUrl: string }[] = [];
+  private readonly clients: PrismaClient[] = [];
+
+  private constructor(
+    readonly databaseName: string,
+    readonly databaseUrl: string,
+    readonly redisUrl: string,
+    readonly queuePrefix: string,
+  ) {}
+
+  static async create(label: string): Promise<BenchEnv> {
+    const name = uniqueName(`sb_bench_${label}`);
+    const url = await createMigratedDatabase(name);
+    const env = new BenchEnv(name, url, process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `sbb-${name}`);
+    BenchEnv.created.push({ databaseName: name, queuePrefix: env.queuePrefix, redisUrl: env.redisUrl });
+    return env;
+  }
+
+  /** A Prisma client on the bench database; disconnected by dispose. */
+  prisma(max = 4): PrismaClient {
+    const client = createPrismaClient({ connectionString: this.databaseUrl, max });
+    this.clients.push(client);
+    return client;
+  }
+
+  /** What the API and worker processes need, production-like: their own secrets, quiet logs. */
+  appEnv(extra: Record<string, string> = {}): Record<string, string> {
+    return {
+      DATABASE_URL: this.databaseUrl,
+      REDIS_URL: this.redisUrl,
+      QUEUE_PREFIX: this.queuePrefix,
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      MASTER_KEY: randomBytes(32).toString('hex'),
+      ...extra,
+    };
+  }
+
+  async dispose(): Promise<void> {
+    await Promise.all(this.clients.map((c) => c.$disconnect().catch(() => undefined)));
+    // Every key of the run starts with the unique prefix (benches add suffixes for their own queues).
+    await deleteRedisKeys(this.redisUrl, this.queuePrefix);
+    await dropDatabase(this.databaseName);
+  }
+}
+
+/** Deletes every key starting with `prefix` (SCAN, not KEYS, so a shared Redis is not blocked). */
+export async function deleteRedisKeys(redisUrl: string, prefix: string): Promise<number> {
+  const redis = new Redis(redisUrl, { maxRetriesPerRequest: 2 });
+  let deleted = 0;
+  try {
+    let cursor = '0';
+    do {
+      const [next, keys] = await redis.scan(cursor, 'MATCH', `${escapeGlob(prefix)}*`, 'COUNT', 1000);
+      cursor = next;
+      if (keys.length > 0) deleted += await redis.unlink(...keys);
+    } while (cursor !== '0');
+    return deleted;
+  } finally {
+    redis.disconnect();
+  }
+}
+
+function escapeGlob(text: string): string {
+  return text.replace(/[*?[\]\\]/g, (c) => `\\${c}`);
+}

@@ -1,0 +1,146 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { Queue } from 'bullmq';
+import { QUEUES, redisConnection } from '@switchboard/queue';
+import { freePort } from '../../test/support/api-process';
+import { sleep } from './stats';
+
+// Starts the real API and worker as child processes: the built JS (dist/) for published
+// figures, or the sources through swc for the smoke test (no build step, slower to start).
+
+export const ROOT = path.resolve(__dirname, '../..');
+export const LOG_DIR = path.join(ROOT, '.tmp', 'bench');
+
+const ENTRY = {
+  api: { built: 'dist/apps/api/apps/api/src/main.js', source: 'apps/api/src/main.ts' },
+  worker: { built: 'dist/apps/worker/apps/worker/src/main.js', source: 'apps/worker/src/main.ts' },
+} as const;
+
+export interface AppProcess {
+  readonly child: ChildProcess;
+  readonly pid: number;
+  readonly logFile: string;
+  stop(): Promise<void>;
+}
+
+/** Node arguments that run an app's entry point, built or from source. */
+function nodeArgs(app: keyof typeof ENTRY, built: boolean, extraNodeArgs: string[]): string[] {
+  return built ? [...extraNodeArgs, ENTRY[app].built] : [...extraNodeArgs, '-r', '@swc-node/register', ENTRY[app].source];
+}
+
+function spawnApp(app: keyof typeof ENTRY, name: string, env: Record<string, string>, built: boolean, nodeFlags: string[] = []): AppProcess {
+  mkdirSync(LOG_DIR, { recursive: true });
+  const logFile = path.join(LOG_DIR, `${name}.log`);
+  const out = openSync(logFile, 'w');
+  const child = spawn(process.execPath, nodeArgs(app, built, nodeFlags), {
+    cwd: ROOT,
+    // Only what the app needs: no jest or test variables leak into the measured process.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: built ? 'production' : 'test', LOG_LEVEL: 'warn', ...env },
+    stdio: ['ignore', out, out],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  return {
+    child,
+    pid: child.pid!,
+    logFile,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+export interface ApiHandle extends AppProcess {
+  readonly baseUrl: string;
+}
+
+/** Starts the API on a free port and resolves once /health/ready answers 200. */
+export async function startApiProcess(
+  name: string,
+  env: Record<string, string>,
+  built: boolean,
+  nodeFlags: string[] = [],
+): Promise<ApiHandle> {
+  const port = await freePort();
+  const app = spawnApp('api', name, { ...env, PORT: String(port), HOST: '127.0.0.1' }, built, nodeFlags);
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 90_000;
+  while (Date.now() < deadline) {
+    if (app.child.exitCode !== null) throw new Error(`API exited (${app.child.exitCode}) while starting:\n${tail(app.logFile)}`);
+    try {
+      if ((await fetch(`${baseUrl}/health/ready`)).status === 200) return { ...app, baseUrl };
+    } catch {
+      // not listening yet
+    }
+    await sleep(200);
+  }
+  await app.stop();
+  throw new Error(`API did not become ready within 90 s:\n${tail(app.logFile)}`);
+}
+
+/**
+ * Starts `count` worker processes and resolves once all of them have a BullMQ worker connected
+ * to the turns queue (they log at `warn`, so there is no "ready" line to wait for).
+ */
+export async function startWorkerProcesses(
+  name: string,
+  count: number,
+  env: Record<string, string>,
+  built: boolean,
+  nodeFlags: string[] = [],
+): Promise<AppProcess[]> {
+  const workers = Array.from({ length: count }, (_, i) => spawnApp('worker', `${name}-${i + 1}`, env, built, nodeFlags));
+  const queue = new Queue(QUEUES.turns, { prefix: env.QUEUE_PREFIX, connection: redisConnection(env.REDIS_URL) });
+  try {
+    const deadline = Date.now() + 90_000;
+    while (Date.now() < deadline) {
+      const dead = workers.find((w) => w.child.exitCode !== null);
+      if (dead) throw new Error(`worker exited (${dead.child.exitCode}) while starting:\n${tail(dead.logFile)}`);
+      if ((await queue.getWorkersCount()) >= count) return workers;
+      await sleep(200);
+    }
+    throw new Error(`workers did not connect within 90 s:\n${workers.map((w) => tail(w.logFile)).join('\n')}`);
+  } catch (err) {
+    await Promise.all(workers.map((w) => w.stop()));
+    throw err;
+  } finally {
+    await queue.close();
+  }
+}
+
+/** Node flags and env that preload the sampling profiler (see cpu-profiler-preload.js). */
+export function profilerSetup(dir: string): { nodeFlags: string[]; env: Record<string, string> } {
+  return { nodeFlags: ['-r', path.join(__dirname, 'cpu-profiler-preload.js')], env: { BENCH_PROFILE_DIR: dir } };
+}
+
+/** Asks a preloaded process for its profile so far (SIGWINCH) and resolves with the file it wrote. */
+export async function captureProfile(pid: number, dir: string): Promise<string | undefined> {
+  const before = new Set(existsSync(dir) ? readdirSync(dir) : []);
+  process.kill(pid, 'SIGWINCH');
+  const deadline = Date.now() + 20_000;
+  while (Date.now() < deadline) {
+    await sleep(250);
+    const fresh = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(`-${pid}.cpuprofile`) && !before.has(f)) : [];
+    if (fresh.length) return path.join(dir, fresh[0]);
+  }
+  return undefined;
+}
+
+/** Resident set size of a process in MB (10^6 bytes, as the target is written), from /proc (Linux). */
+export function rssMB(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+  const kib = Number(/VmRSS:\s+(\d+)\s+kB/.exec(status)?.[1] ?? NaN);
+  return Math.round(((kib * 1024) / 1e6) * 10) / 10;
+}
+
+export function tail(file: string, lines = 30): string {
+  try {
+    return readFileSync(file, 'utf8').split('\n').slice(-lines).join('\n');
+  } catch {
+    return '(no log)';
+  }
+}
