@@ -93,14 +93,14 @@ describe('fromSpec', () => {
       'a step without a kind',
       (s) => delete s.steps[1].kind,
       'invalid-type',
-      '[FlowConfigurationError] flow "hospedagem", step "oferta": kind must be one of "prompt", "collect", "say", got nothing. Set kind to "prompt", "collect" or "say".',
+      '[FlowConfigurationError] flow "hospedagem", step "oferta": kind must be one of "prompt", "collect", "say", "do", "if", "wait", got nothing. Set kind to "prompt", "collect", "say", "do", "if" or "wait".',
       ['steps', 1, 'kind'],
     ],
     [
       'an unknown kind',
       (s) => (s.steps[1].kind = 'talk'),
       'invalid-type',
-      '[FlowConfigurationError] flow "hospedagem", step "oferta": kind must be one of "prompt", "collect", "say", got "talk". Set kind to "prompt", "collect" or "say".',
+      '[FlowConfigurationError] flow "hospedagem", step "oferta": kind must be one of "prompt", "collect", "say", "do", "if", "wait", got "talk". Set kind to "prompt", "collect", "say", "do", "if" or "wait".',
       ['steps', 1, 'kind'],
     ],
     [
@@ -135,7 +135,7 @@ describe('fromSpec', () => {
       'an unknown step property',
       (s) => (s.steps[0].colect = ['cidade']),
       'unknown-key',
-      '[FlowConfigurationError] flow "hospedagem", step "onde": "colect" is not a property of a step spec. Remove it; the properties are "id", "kind", "prompt", "collect", "tools", "ask", "question", "maxAsks", "say", "then".',
+      '[FlowConfigurationError] flow "hospedagem", step "onde": "colect" is not a property of a step spec. Remove it; the properties are "id", "kind", "prompt", "collect", "tools", "ask", "question", "maxAsks", "branches", "say", "do", "with", "onFail", "if", "else", "wait", "businessHours", "then".',
       ['steps', 0, 'colect'],
     ],
     [

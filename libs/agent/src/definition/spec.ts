@@ -2,7 +2,7 @@
 // console. Each step is flat with a `kind`; optional values may be null. `fromSpec` drops
 // the nulls, `toSpec` derives the kind back, so `toSpec(fromSpec(s))` is `s` without nulls.
 import type { FlowRegistries } from '../types/agent';
-import type { Flow, SayStep, Step, TalkStep, Trigger } from '../types/flow';
+import type { Flow, Step, TalkStep, Trigger } from '../types/flow';
 import type { FlowSpec, StepKind, StepSpec, TriggerSpec } from '../types/spec';
 import type { ConfigPath } from './config-path';
 import type { FlowWarning } from './errors';
@@ -10,9 +10,13 @@ import { describeValue, isPlainObject, quote, Scope } from './json-checks';
 import { validateFlow } from './validate-flow';
 
 const FLOW_KEYS = ['id', 'name', 'description', 'on', 'steps', 'tools', 'instructions', 'onEnd'] as const;
-const STEP_KEYS = ['id', 'kind', 'prompt', 'collect', 'tools', 'ask', 'question', 'maxAsks', 'say', 'then'] as const;
-const TRIGGER_KEYS = ['message', 'repeat'] as const;
-const KINDS: readonly StepKind[] = ['prompt', 'collect', 'say'];
+const STEP_KEYS = [
+  'id', 'kind', 'prompt', 'collect', 'tools', 'ask', 'question', 'maxAsks', 'branches', 'say', 'do', 'with', 'onFail', 'if', 'else', 'wait', 'businessHours', 'then',
+] as const;
+const TRIGGER_KEYS = ['message', 'mention', 'extract', 'event', 'after', 'silence', 'repeat'] as const;
+const KINDS: readonly StepKind[] = ['prompt', 'collect', 'say', 'do', 'if', 'wait'];
+/** Kinds named by the key that makes them. */
+const KEYED_KINDS = ['say', 'do', 'if', 'wait'] as const;
 
 export interface FromSpecOptions {
   /** Path of the spec inside the document, e.g. `["flows", 0]`. */
@@ -58,8 +62,10 @@ function stepFromSpec(spec: unknown, index: number, flow: Scope): unknown {
   );
   refuseUnknownKeys(spec, STEP_KEYS, scope, 'a step spec');
   const { kind, ...rest } = withoutNulls(spec) as Record<string, unknown>;
+  // Branches are objects with optional values too: their nulls go as well.
+  if (Array.isArray(rest.branches)) rest.branches = rest.branches.map((branch) => withoutNulls(branch));
   if (!KINDS.includes(kind as StepKind)) {
-    scope.wrongType('kind', 'one of "prompt", "collect", "say"', kind, 'Set kind to "prompt", "collect" or "say"');
+    scope.wrongType('kind', 'one of "prompt", "collect", "say", "do", "if", "wait"', kind, 'Set kind to "prompt", "collect", "say", "do", "if" or "wait"');
   }
   checkKindMatches(kind as StepKind, rest, scope);
   return rest;
@@ -71,11 +77,14 @@ function checkKindMatches(kind: StepKind, step: Record<string, unknown>, scope: 
   const collects = Array.isArray(collect) && collect.length > 0;
   if (collect !== undefined && !Array.isArray(collect)) scope.wrongType('collect', 'an array of field slugs', collect);
   const at = scope.at('kind');
-  if (kind === 'say') {
-    if (step.say === undefined) at.fail('kind-mismatch', 'kind is "say" but it has no say text', 'Write the text in say, or change kind');
-    return;
+  const what: Record<(typeof KEYED_KINDS)[number], string> = { say: 'a say text', do: 'an action (do)', if: 'a predicate (if)', wait: 'a wait' };
+  for (const keyed of KEYED_KINDS) {
+    if (kind === keyed && step[keyed] === undefined) {
+      at.fail('kind-mismatch', `kind is ${quote(keyed)} but it has no ${what[keyed].replace(/^an? /, '')}`, keyed === 'say' ? 'Write the text in say, or change kind' : `Write ${keyed}, or change kind`);
+    }
+    if (kind !== keyed && step[keyed] !== undefined) at.fail('kind-mismatch', `kind is ${quote(kind)} but it has ${what[keyed]}`, `Set kind to ${quote(keyed)}, or remove ${keyed}`);
   }
-  if (step.say !== undefined) at.fail('kind-mismatch', `kind is ${quote(kind)} but it has a say text`, 'Set kind to "say", or remove say');
+  if ((KEYED_KINDS as readonly string[]).includes(kind)) return;
   if (kind === 'collect' && !collects) at.fail('kind-mismatch', 'kind is "collect" but collect lists no field', 'List the fields in collect, or set kind to "prompt"');
   if (kind === 'prompt' && collects) at.fail('kind-mismatch', 'kind is "prompt" but collect lists fields', 'Set kind to "collect"');
   if (kind === 'prompt' && step.prompt === undefined) at.fail('kind-mismatch', 'kind is "prompt" but it has no prompt', 'Write the prompt, or change kind');
@@ -83,7 +92,7 @@ function checkKindMatches(kind: StepKind, step: Record<string, unknown>, scope: 
 
 /** The kind `toSpec` writes for a step. */
 export function stepKind(step: Step): StepKind {
-  if (typeof (step as SayStep).say === 'string') return 'say';
+  for (const keyed of KEYED_KINDS) if ((step as unknown as Record<string, unknown>)[keyed] !== undefined) return keyed;
   const collect = (step as TalkStep).collect;
   return collect !== undefined && collect.length > 0 ? 'collect' : 'prompt';
 }

@@ -1,10 +1,23 @@
-// The JSON form of a flow, as stored in a database and edited by the console (engine.md §2).
+// The JSON form of a flow, as stored in a database and edited by the console (engine.md §2, §6).
+import type { BusinessHours, Predicate, StepTarget } from './flow';
 
-export type StepKind = 'prompt' | 'collect' | 'say';
+export type StepKind = 'prompt' | 'collect' | 'say' | 'do' | 'if' | 'wait';
 
+/** One trigger: exactly one of message, mention, event or silence. */
 export interface TriggerSpec {
-  message: string[];
-  repeat?: 'once' | 'always' | null;
+  message?: string[] | null;
+  mention?: string[] | null;
+  extract?: string[] | null;
+  event?: string | null;
+  after?: string | null;
+  silence?: string | null;
+  repeat?: 'once' | 'always' | { cooldown: string } | null;
+}
+
+export interface BranchSpec {
+  if?: Predicate | null;
+  when?: string | null;
+  then: StepTarget;
 }
 
 /** One step, flat, with a `kind`; optional values may be `null`. */
@@ -17,8 +30,16 @@ export interface StepSpec {
   ask?: Record<string, string> | null;
   question?: string | null;
   maxAsks?: number | null;
+  branches?: BranchSpec[] | null;
   say?: string | null;
-  then?: string | null;
+  do?: string | null;
+  with?: Record<string, unknown> | null;
+  onFail?: StepTarget | null;
+  if?: Predicate | null;
+  else?: StepTarget | null;
+  wait?: string | { event: string; upTo?: string } | null;
+  businessHours?: BusinessHours | null;
+  then?: StepTarget | null;
 }
 
 export interface FlowSpec {
@@ -29,5 +50,5 @@ export interface FlowSpec {
   steps: StepSpec[];
   tools?: string[] | null;
   instructions?: string | null;
-  onEnd?: 'end' | null;
+  onEnd?: 'end' | 'stay' | 'reset' | null;
 }

@@ -24,7 +24,7 @@ describe('if steps and predicates', () => {
       conditions: [{ name: 'temVaga', test: (ctx) => ctx.data.hospedes !== undefined && (ctx.data.hospedes as number) <= 4 }],
       idle: 'silent',
     });
-    return a.turn({ sessionId: 's', message: 'oi', id: 'm1', data });
+    return a.turn({ sessionId: 's', message: 'oi', id: 'm1', data: data as never });
   };
 
   it.each<[string, unknown, Record<string, unknown>, string]>([
