@@ -32,8 +32,10 @@ export function startWorker(env: Record<string, string> = {}): Promise<WorkerPro
       REDIS_URL: requireEnv('REDIS_URL'),
       QUEUE_PREFIX: requireEnv('QUEUE_PREFIX'),
       // The test database is shared by every suite: a sweeper here would answer other tests'
-      // deliberately queued messages. Tests that want it pass their own interval.
+      // deliberately queued messages. Tests that want one pass their own interval.
       SWEEPER_INTERVAL_MS: '3600000',
+      // Same for webhook deliveries: tests that deliver run their own dispatcher.
+      DELIVERY_POLL_MS: '3600000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -5,6 +5,7 @@ import { DbModule } from '@switchboard/db';
 import { redisConnection } from '@switchboard/queue';
 import type { WorkerEnv } from './config/worker-env';
 import { WorkerEnvModule } from './config/worker-env.module';
+import { DeliveriesModule } from './deliveries/deliveries.module';
 import { RedisModule } from './redis/redis.module';
 import { SweeperModule } from './sweeper/sweeper.module';
 import { SessionToolsModule } from './tools/builtin/session-tools.module';
@@ -39,6 +40,7 @@ export class WorkerModule {
         ToolSyncModule,
         TurnsModule,
         SweeperModule,
+        DeliveriesModule,
       ],
     };
   }

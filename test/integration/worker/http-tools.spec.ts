@@ -61,8 +61,8 @@ describe('HTTP tools', () => {
     return { mod, tools: mod.get(HttpTools), prisma: mod.get(PrismaService) };
   }
 
-  const allowing = loadWorkerEnv({ ...process.env, HTTP_TOOL_ALLOWED_HOSTS: '127.0.0.1', HTTP_TOOL_MAX_RESPONSE_BYTES: '1000000' });
-  const strict = loadWorkerEnv({ ...process.env, HTTP_TOOL_ALLOWED_HOSTS: '' });
+  const allowing = loadWorkerEnv({ ...process.env, OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', HTTP_TOOL_MAX_RESPONSE_BYTES: '1000000' });
+  const strict = loadWorkerEnv({ ...process.env, OUTBOUND_ALLOWED_HOSTS: '' });
   let open: Awaited<ReturnType<typeof module>>;
   let guarded: Awaited<ReturnType<typeof module>>;
 

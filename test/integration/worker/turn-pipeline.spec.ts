@@ -304,6 +304,20 @@ describe('worker turn pipeline', () => {
     expect(await prisma.turn.count({ where: { sessionId: rows.sessionId } })).toBe(0);
   });
 
+  it("queues a webhook delivery for each reply, in the commit, when the channel has a webhook", async () => {
+    const agent = new FakeAgent();
+    current = loadedAgent(agent);
+    const rows = await createSessionRows(prisma);
+    await prisma.channel.update({ where: { id: rows.channelId }, data: { webhookUrl: 'https://hooks.example.invalid/sb' } });
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+
+    await drain(rows, m1);
+
+    const reply = await prisma.message.findFirstOrThrow({ where: { sessionId: rows.sessionId, direction: 'outbound' } });
+    const deliveries = await prisma.delivery.findMany({ where: { channelId: rows.channelId } });
+    expect(deliveries.map((d) => [d.messageId, d.url, d.tenantId])).toEqual([[reply.id, 'https://hooks.example.invalid/sb', rows.tenantId]]);
+  });
+
   it('hands the wakes a turn asks for to the scheduler after the commit', async () => {
     const agent = new FakeAgent();
     const at = new Date(Date.now() + 60_000).toISOString();

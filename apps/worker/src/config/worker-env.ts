@@ -13,8 +13,8 @@ const workerOnlySchema = z.object({
   TURN_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(30_000),
   /** How often each worker checks for stalled jobs (whose lock lapsed). */
   TURN_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
-  /** Hosts HTTP tools may call even when they resolve to loopback or private addresses (comma-separated). */
-  HTTP_TOOL_ALLOWED_HOSTS: z
+  /** Hosts HTTP tools and webhooks may call even when they resolve to loopback or private addresses (comma-separated). */
+  OUTBOUND_ALLOWED_HOSTS: z
     .string()
     .default('')
     .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
@@ -22,6 +22,13 @@ const workerOnlySchema = z.object({
   HTTP_TOOL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_000_000),
   /** Longest HTTP tool result the model reads; the engine cuts the rest with a note. */
   HTTP_TOOL_MAX_RESULT_CHARS: z.coerce.number().int().min(100).max(1_000_000).default(8_000),
+  /** How often each worker looks for webhook deliveries that are due. */
+  DELIVERY_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(1_000),
+  /** First retry delay of a failed webhook delivery; it doubles per attempt (capped at 10 minutes). */
+  DELIVERY_BACKOFF_MS: z.coerce.number().int().min(10).max(600_000).default(2_000),
+  /** After this many attempts, or this long after the reply, a delivery is dead-lettered. */
+  DELIVERY_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(100).default(12),
+  DELIVERY_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(7 * 86_400_000).default(86_400_000),
   /** How often one worker (at a time) looks for accepted messages that have no live job. */
   SWEEPER_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(30_000),
   /** A message still queued this long after it was accepted is re-enqueued by the sweeper. */

@@ -40,7 +40,7 @@ export class HttpTools {
     private readonly prisma: PrismaService,
     private readonly secrets: SecretBox,
   ) {
-    this.allowedHosts = new Set(env.HTTP_TOOL_ALLOWED_HOSTS);
+    this.allowedHosts = new Set(env.OUTBOUND_ALLOWED_HOSTS);
   }
 
   /** The tenant's HTTP tools among `toolIds` (ids with no definition are left out). */

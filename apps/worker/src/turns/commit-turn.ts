@@ -37,6 +37,8 @@ export interface TurnCommit {
   wakes: ScheduledWake[];
   /** The wake key this turn ran for, marked fired. */
   firedWake?: string;
+  /** The channel's webhook: each reply gets a pending Delivery to it. */
+  webhookUrl: string | null;
 }
 
 export interface CommittedTurn {
@@ -52,8 +54,9 @@ export interface CommittedTurn {
  * The one transaction that makes a turn visible: the Turn row, the inbound messages marked
  * answered (only if still queued: a second commit for the same message rolls back whole), the
  * session state behind a version check (a stale save rolls back and the caller replays), the
- * outbound replies (unique per session and engine key, so a replay inserts nothing twice), the
- * wakes it scheduled and the one it fired, and last the daily usage roll-up.
+ * outbound replies (unique per session and engine key, so a replay inserts nothing twice) with
+ * their webhook deliveries, the wakes it scheduled and the one it fired, and last the daily
+ * usage roll-up.
  */
 @Injectable()
 export class CommitTurn {
@@ -124,6 +127,18 @@ export class CommitTurn {
         return m ? [{ id: m.id, text: m.text }] : [];
       });
 
+      if (c.webhookUrl && inserted.length > 0) {
+        await tx.delivery.createMany({
+          data: inserted.map((m) => ({
+            tenantId: c.tenantId,
+            channelId: c.channelId,
+            messageId: m.id,
+            url: c.webhookUrl!,
+            nextAttemptAt: now,
+          })),
+          skipDuplicates: true,
+        });
+      }
       if (c.wakes.length > 0) {
         await tx.wake.createMany({
           data: c.wakes.map((w) => ({ tenantId: c.tenantId, sessionId: c.sessionId, key: w.key, dueAt: new Date(w.at) })),

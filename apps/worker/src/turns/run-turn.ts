@@ -25,6 +25,7 @@ export type TurnTrigger = { kind: 'messages'; messages: PendingMessage[] } | { k
 
 interface SessionRow {
   id: string;
+  channel: { webhookUrl: string | null };
   tenantId: string;
   status: 'active' | 'handed_off';
   channelId: string;
@@ -66,7 +67,16 @@ export class RunTurn {
       const startedAt = Date.now();
       const session = await this.prisma.session.findFirstOrThrow({
         where: { id: sessionId, tenantId },
-        select: { id: true, tenantId: true, status: true, channelId: true, agentId: true, state: true, version: true },
+        select: {
+          id: true,
+          tenantId: true,
+          status: true,
+          channelId: true,
+          agentId: true,
+          state: true,
+          version: true,
+          channel: { select: { webhookUrl: true } },
+        },
       });
       const turnId = randomUUID();
       this.logger.log({ msg: 'turn started', sessionId, ...what, turnId, replay, at: startedAt });
@@ -148,6 +158,7 @@ export class RunTurn {
       provider: loaded?.provider ?? { name: 'none', model: 'none' },
       answered: trigger.kind === 'messages' ? trigger.messages.map((m) => m.id) : [],
       expectedVersion: session.version,
+      webhookUrl: session.channel.webhookUrl,
       ...(trigger.kind === 'wake' && { firedWake: trigger.key }),
       queueWaitMs:
         trigger.kind === 'messages' ? firstStart - trigger.messages[0].createdAt.getTime() : Math.max(0, firstStart - trigger.at),
