@@ -26,6 +26,7 @@ type Expect = { status: number; code: string } | 'list';
 function expectation(c: RouteCase): Expect {
   if (c.route.startsWith('/v1/admin/tenants')) return { status: 403, code: 'forbidden' }; // platform admins only
   if (c.route.includes(':id') || c.route === '/v1/admin/flow-schema') return { status: 404, code: 'not-found' };
+  if (c.route === '/v1/admin/usage/quota') return 'list'; // A's own quota: must not mention B
   if (c.method === 'GET') return 'list';
   if (c.route === '/v1/admin/channels') return { status: 422, code: 'unknown-agent' };
   if (c.route === '/v1/admin/api-keys') return { status: 422, code: 'unknown-channel' };

@@ -5,6 +5,7 @@ import { z } from 'zod';
 import { ApiKeyGuard } from '../channel-auth/api-key.guard';
 import { ChannelAuth, type ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
+import { IngestQuotaGuard } from '../limits/ingest-quota.guard';
 import { IngestRateLimitGuard } from '../limits/ingest-rate-limit.guard';
 import { ListSessionMessages, type SessionMessagesView } from './list-session-messages.usecase';
 import {
@@ -29,7 +30,7 @@ export class MessagesController {
   ) {}
 
   @Post('messages')
-  @UseGuards(IngestRateLimitGuard)
+  @UseGuards(IngestRateLimitGuard, IngestQuotaGuard)
   @HttpCode(202)
   @ApiOperation({ summary: 'Accept a customer message; optionally wait up to 30 s for the reply' })
   @ApiBody({ schema: z.toJSONSchema(postMessageBody) } as ApiBodyOptions)

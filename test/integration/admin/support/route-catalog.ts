@@ -85,6 +85,7 @@ export const ROUTES: readonly RouteCase[] = [
   r('DELETE', '/v1/admin/users/:id', WRITE, (w) => `/v1/admin/users/${w.user}`),
   r('GET', '/v1/admin/usage', ALL, () => '/v1/admin/usage'),
   r('GET', '/v1/admin/usage/summary', ALL, () => '/v1/admin/usage/summary'),
+  r('GET', '/v1/admin/usage/quota', ALL, () => '/v1/admin/usage/quota'),
   r('GET', '/v1/admin/audit-log', AUDIT, () => '/v1/admin/audit-log'),
   r('GET', '/v1/admin/audit-log/:id', AUDIT, (w) => `/v1/admin/audit-log/${w.audit}`),
 ];

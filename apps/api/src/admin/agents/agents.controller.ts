@@ -11,7 +11,7 @@ import { Roles } from '../auth/roles.decorator';
 import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
 import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
-import { tenantForCreate } from '../common/tenant-target';
+import { targetTenant } from '../common/tenant-target';
 import { isUuid } from '../list-query/filters';
 import { parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
@@ -63,7 +63,7 @@ export class AgentsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create an agent (draft config checked against the AgentConfig schema)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createAgentBody)) body: CreateAgentBody) {
-    const tenantId = tenantForCreate(user, body.tenantId);
+    const tenantId = targetTenant(user, body.tenantId);
     return this.prisma.$transaction(async (tx) => {
       await assertCredentialOfTenant(tx, tenantId, body.config, ['config']);
       const agent = await tx.agent.create({

@@ -12,7 +12,7 @@ import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
 import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
 import { SECRET_CONTEXTS, SecretBox } from '../common/secret-box';
-import { tenantForCreate } from '../common/tenant-target';
+import { targetTenant } from '../common/tenant-target';
 import { isUuid } from '../list-query/filters';
 import { parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
@@ -65,7 +65,7 @@ export class ChannelsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create a channel for an agent; answers its webhook signing secret once (webhookSecret)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody) {
-    const tenantId = tenantForCreate(user, body.tenantId);
+    const tenantId = targetTenant(user, body.tenantId);
     const secret = newWebhookSecret();
     return this.prisma.$transaction(async (tx) => {
       await this.assertAgent(tx, tenantId, body.agentId);

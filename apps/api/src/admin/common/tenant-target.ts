@@ -3,19 +3,19 @@ import type { AdminUser } from '../auth/admin-user';
 import { isUuid } from '../list-query/filters';
 
 /**
- * The tenant a new row belongs to: the user's own tenant, or for a platform admin (who has
+ * The tenant a request acts for (a new row, a quota read): the user's own tenant, or for a platform admin (who has
  * none) the `tenantId` they name. A tenant user naming another tenant is refused as unknown.
  */
-export function tenantForCreate(user: AdminUser, requested: string | undefined): string {
+export function targetTenant(user: AdminUser, requested: string | undefined): string {
   if (user.role === 'platform_admin') {
     if (!requested || !isUuid(requested)) {
-      throw new BadRequestError('tenant-required', 'Platform admins create rows for a tenant: send "tenantId" (a tenant uuid).');
+      throw new BadRequestError('tenant-required', 'Platform admins act for a tenant they name: send "tenantId" (a tenant uuid).');
     }
     return requested;
   }
   if (!user.tenantId) throw new Error(`User ${user.id} has role ${user.role} but no tenant`);
   if (requested !== undefined && requested !== user.tenantId) {
-    throw new BadRequestError('invalid-tenant', 'You can only create rows in your own tenant; leave "tenantId" out.');
+    throw new BadRequestError('invalid-tenant', 'You can only act in your own tenant; leave "tenantId" out.');
   }
   return user.tenantId;
 }

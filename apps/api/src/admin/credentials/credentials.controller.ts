@@ -14,7 +14,7 @@ import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
 import { isUniqueViolation } from '../common/prisma-errors';
 import { SECRET_CONTEXTS, SecretBox } from '../common/secret-box';
-import { tenantForCreate } from '../common/tenant-target';
+import { targetTenant } from '../common/tenant-target';
 import { enumFilter, isUuid, textContainsFilter, uuidFilter } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
@@ -104,7 +104,7 @@ export class CredentialsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Store a provider key (encrypted; write-only)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {
-    const tenantId = tenantForCreate(user, body.tenantId);
+    const tenantId = targetTenant(user, body.tenantId);
     try {
       return await this.prisma.$transaction(async (tx) => {
         const row = await tx.providerCredential.create({

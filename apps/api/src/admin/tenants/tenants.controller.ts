@@ -15,7 +15,24 @@ import { isUniqueViolation } from '../common/prisma-errors';
 import { isUuid, textContainsFilter, textEqualsFilter, uuidFilter } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 
-const tenantSelect = { id: true, name: true, slug: true, createdAt: true, updatedAt: true } as const;
+const tenantSelect = {
+  id: true,
+  name: true,
+  slug: true,
+  monthlyLlmCallQuota: true,
+  monthlyTokenQuota: true,
+  createdAt: true,
+  updatedAt: true,
+} as const;
+type TenantRow = Prisma.TenantGetPayload<{ select: typeof tenantSelect }>;
+
+/** Quotas are BIGINT columns; JSON has no bigint, and quotas fit a double exactly. */
+const toDto = (t: TenantRow) => ({
+  ...t,
+  monthlyLlmCallQuota: t.monthlyLlmCallQuota === null ? null : Number(t.monthlyLlmCallQuota),
+  monthlyTokenQuota: t.monthlyTokenQuota === null ? null : Number(t.monthlyTokenQuota),
+});
+const toDb = (q: number | null | undefined) => (q === undefined ? undefined : q === null ? null : BigInt(q));
 
 const tenantsListSpec: ListSpec<Prisma.TenantWhereInput> = {
   resource: 'tenants',
@@ -27,9 +44,18 @@ const tenantsListSpec: ListSpec<Prisma.TenantWhereInput> = {
 
 const name = z.string().trim().min(1).max(200);
 const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a slug is lowercase letters, digits and inner dashes (at most 63)');
-const createBody = z.strictObject({ name, slug });
+/** Per calendar month (UTC); null = unlimited. */
+const quota = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional();
+const createBody = z.strictObject({ name, slug, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota });
 // react-admin sends the record back: read-only keys dropped.
-const updateBody = z.object({ name: name.optional(), slug: slug.optional() });
+const updateBody = z.object({ name: name.optional(), slug: slug.optional(), monthlyLlmCallQuota: quota, monthlyTokenQuota: quota });
+type TenantBody = { name?: string; slug?: string; monthlyLlmCallQuota?: number | null; monthlyTokenQuota?: number | null };
+const tenantData = (b: TenantBody) => ({
+  name: b.name,
+  slug: b.slug,
+  monthlyLlmCallQuota: toDb(b.monthlyLlmCallQuota),
+  monthlyTokenQuota: toDb(b.monthlyTokenQuota),
+});
 
 /** Tenants are the platform's business: only platform admins list and manage them. */
 @ApiTags('console admin')
@@ -47,14 +73,14 @@ export class TenantsController {
       this.prisma.tenant.findMany({ where: { AND: where }, orderBy, skip, take, select: tenantSelect }),
       this.prisma.tenant.count({ where: { AND: where } }),
     ]);
-    return listReply(reply, 'tenants', skip, rows, total);
+    return listReply(reply, 'tenants', skip, rows.map(toDto), total);
   }
 
   @Get(':id')
   @Roles('platform_admin')
   @ApiOperation({ summary: 'One tenant (platform admins only)' })
-  getOne(@Param('id') id: string) {
-    return this.find(id);
+  async getOne(@Param('id') id: string) {
+    return toDto(await this.find(id));
   }
 
   @Post()
@@ -63,7 +89,7 @@ export class TenantsController {
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {
     try {
       return await this.prisma.$transaction(async (tx) => {
-        const row = await tx.tenant.create({ data: body, select: tenantSelect });
+        const row = toDto(await tx.tenant.create({ data: { ...tenantData(body), name: body.name, slug: body.slug }, select: tenantSelect }));
         await recordAudit(tx, user, { action: 'tenant.create', entityType: 'tenant', entityId: row.id, tenantId: null, after: row });
         return row;
       });
@@ -75,12 +101,12 @@ export class TenantsController {
 
   @Put(':id')
   @Roles('platform_admin')
-  @ApiOperation({ summary: 'Rename a tenant or change its slug (platform admins only)' })
+  @ApiOperation({ summary: 'Rename a tenant, change its slug or its monthly quotas (platform admins only)' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {
     try {
       return await this.prisma.$transaction(async (tx) => {
-        const before = await this.find(id, tx);
-        const after = await tx.tenant.update({ where: { id }, data: body, select: tenantSelect });
+        const before = toDto(await this.find(id, tx));
+        const after = toDto(await tx.tenant.update({ where: { id }, data: tenantData(body), select: tenantSelect }));
         await recordAudit(tx, user, { action: 'tenant.update', entityType: 'tenant', entityId: id, tenantId: null, before, after });
         return after;
       });
@@ -95,7 +121,7 @@ export class TenantsController {
   @ApiOperation({ summary: 'Delete a tenant and everything it owns (platform admins only)' })
   async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
     return this.prisma.$transaction(async (tx) => {
-      const before = await this.find(id, tx);
+      const before = toDto(await this.find(id, tx));
       // Agents are RESTRICTed by their channels, sessions and turns: remove those first, then
       // the tenant cascades to the rest.
       await tx.turn.deleteMany({ where: { tenantId: id } });

@@ -5,7 +5,7 @@ import type { AdminUser } from '../auth/admin-user';
 import { recordAudit } from '../common/audit';
 import { isUniqueViolation } from '../common/prisma-errors';
 import { SECRET_CONTEXTS, SecretBox } from '../common/secret-box';
-import { tenantForCreate } from '../common/tenant-target';
+import { targetTenant } from '../common/tenant-target';
 import { isUuid } from '../list-query/filters';
 import { tenantScope } from '../tenant-scope';
 import {
@@ -39,7 +39,7 @@ export class HttpToolsService {
   }
 
   async create(user: AdminUser, body: CreateHttpToolBody): Promise<HttpToolDto> {
-    const tenantId = tenantForCreate(user, body.tenantId);
+    const tenantId = targetTenant(user, body.tenantId);
     const { secretHeaders, tenantId: _, ...rest } = body;
     try {
       return await this.prisma.$transaction(async (tx) => {

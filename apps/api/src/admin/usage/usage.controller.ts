@@ -1,5 +1,10 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
+import { z } from 'zod';
+import { monthToDateUsage, quotaState, type QuotaState } from '../../limits/monthly-usage';
+import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
+import { ResourceNotFoundError } from '../admin-errors';
+import { targetTenant } from '../common/tenant-target';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -101,5 +106,18 @@ export class UsageController {
     const outcomes = Object.fromEntries(outcomeRows.map((o) => [o.code, o._sum.turns ?? 0]));
     const days = new Set(rows.map((r) => r.day.toISOString().slice(0, 10))).size;
     return { days, ...toUsageDto(rows.reduce(addSums, emptySums()), outcomes) };
+  }
+
+  @Get('quota')
+  @Roles(...READERS)
+  @ApiOperation({ summary: "This month's model calls and tokens against the tenant's quotas (platform admins: ?tenantId=)" })
+  async quota(
+    @CurrentUser() user: AdminUser,
+    @Query(new ZodValidationPipe(z.strictObject({ tenantId: z.string().optional() }), 'query')) query: { tenantId?: string },
+  ): Promise<QuotaState> {
+    const tenantId = targetTenant(user, query.tenantId);
+    const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { monthlyLlmCallQuota: true, monthlyTokenQuota: true } });
+    if (!tenant) throw new ResourceNotFoundError('tenant', tenantId);
+    return quotaState(await monthToDateUsage(this.prisma, tenantId), tenant);
   }
 }

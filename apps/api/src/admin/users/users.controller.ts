@@ -15,7 +15,7 @@ import { READERS, USER_MANAGERS } from '../common/admin-roles';
 import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
 import { isUniqueViolation } from '../common/prisma-errors';
-import { tenantForCreate } from '../common/tenant-target';
+import { targetTenant } from '../common/tenant-target';
 import { enumFilter, isUuid, textContainsFilter, uuidFilter } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
@@ -88,7 +88,7 @@ export class UsersController {
     if (body.role === 'platform_admin') {
       if (body.tenantId !== undefined) throw new BadRequestError('invalid-tenant', 'Platform admins belong to no tenant; leave "tenantId" out.');
     } else {
-      tenantId = tenantForCreate(user, body.tenantId);
+      tenantId = targetTenant(user, body.tenantId);
     }
     const passwordHash = await hashPassword(body.password);
     try {

@@ -1,0 +1,36 @@
+import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
+import { PrismaService } from '@switchboard/db';
+import type { ChannelAuthRequest } from '../channel-auth/channel-auth.context';
+import { postMessageBody } from '../messages/messages.schemas';
+import { monthToDateUsage, quotaState } from './monthly-usage';
+import { QuotaExceededError } from './quota-exceeded.error';
+import { storeRefusedMessage } from './store-refused-message';
+
+/**
+ * Monthly per-tenant quotas on model calls and tokens (Tenant.monthlyLlmCallQuota /
+ * monthlyTokenQuota, null = unlimited), checked against this month's usage roll-up. Over quota,
+ * a valid message is stored (failed, kind quota-exceeded) and answered 429 `quota-exceeded`
+ * with its ids; an invalid one goes on to ingest's own 400. Runs after ApiKeyGuard.
+ */
+@Injectable()
+export class IngestQuotaGuard implements CanActivate {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<ChannelAuthRequest>();
+    const auth = request.channelAuth;
+    if (!auth) return true;
+    const tenant = await this.prisma.tenant.findUnique({
+      where: { id: auth.tenantId },
+      select: { monthlyLlmCallQuota: true, monthlyTokenQuota: true },
+    });
+    if (!tenant || (tenant.monthlyLlmCallQuota === null && tenant.monthlyTokenQuota === null)) return true;
+
+    const state = quotaState(await monthToDateUsage(this.prisma, auth.tenantId), tenant);
+    if (!state.exceeded) return true;
+    const body = postMessageBody.safeParse(request.body);
+    if (!body.success) return true; // the handler's validation answers 400 with the details
+    const stored = await storeRefusedMessage(this.prisma, auth, body.data);
+    throw new QuotaExceededError(state.exceeded, state[state.exceeded].quota!, state.resetsAt, stored);
+  }
+}
