@@ -36,6 +36,8 @@ export interface ScriptRule {
 
   /** Understand: flow scores, merged over every matching understand rule. */
   flows?: Record<string, number>;
+  /** Understand: yes/no answers to branch questions, by `${stepId}:${index}`; merged like flows. */
+  branches?: Record<string, boolean>;
   /** Understand: field values; speak: envelope values. Templates allowed. */
   fields?: Record<string, unknown>;
   /** Speak: tool calls to make. */
@@ -56,7 +58,7 @@ export interface ScriptJson {
 }
 
 const ERROR_KINDS: readonly ProviderErrorKind[] = ['overloaded', 'rate-limited', 'timeout', 'network', 'empty', 'quota', 'auth', 'context', 'invalid', 'unknown'];
-const RULE_KEYS = new Set(['match', 'flags', 'call', 'round', 'offered', 'asks', 'afterTool', 'times', 'flows', 'fields', 'toolCalls', 'reply', 'fail', 'latencyMs', 'usage']);
+const RULE_KEYS = new Set(['match', 'flags', 'call', 'round', 'offered', 'asks', 'afterTool', 'times', 'flows', 'branches', 'fields', 'toolCalls', 'reply', 'fail', 'latencyMs', 'usage']);
 
 export class ScriptError extends Error {
   readonly code = 'invalid-script';
@@ -113,6 +115,9 @@ function checkRule(rule: unknown, at: string): void {
   if (rule.afterTool !== undefined && typeof rule.afterTool !== 'string') throw new ScriptError(`${at}.afterTool`, 'must be a tool id');
   if (rule.flows !== undefined && !(isObject(rule.flows) && Object.values(rule.flows).every((n) => typeof n === 'number'))) {
     throw new ScriptError(`${at}.flows`, 'must map flow ids to scores (numbers 0-100)');
+  }
+  if (rule.branches !== undefined && !(isObject(rule.branches) && Object.values(rule.branches).every((b) => typeof b === 'boolean'))) {
+    throw new ScriptError(`${at}.branches`, 'must map branch question ids ("<step>:<index>") to true or false');
   }
   if (rule.fields !== undefined && !isObject(rule.fields)) throw new ScriptError(`${at}.fields`, 'must map field slugs to values');
   if (rule.reply !== undefined && typeof rule.reply !== 'string') throw new ScriptError(`${at}.reply`, 'must be a string');

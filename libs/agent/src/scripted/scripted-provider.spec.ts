@@ -146,3 +146,15 @@ describe('parseScript', () => {
     expect(() => parseScript(json)).toThrow(message);
   });
 });
+
+describe('ScriptedProvider branch answers', () => {
+  it('answers branch questions from its rules when the understand call asks them', async () => {
+    const provider = new ScriptedProvider({ rules: [{ call: 'understand', match: 'humano', branches: { 'p:0': true } }] });
+    const base = { call: 'understand' as const, round: 0, system: '', tools: [], history: [{ role: 'user' as const, content: 'quero um humano' }] };
+    const asked = await provider.generate({ ...base, schema: { name: 'understand', schema: { properties: { branches: {} } } } });
+    expect(asked.structured).toEqual({ flows: {}, fields: {}, branches: { 'p:0': true } });
+    const plain = await provider.generate({ ...base, schema: { name: 'understand', schema: { properties: {} } } });
+    expect(plain.structured).toEqual({ flows: {}, fields: {} });
+    expect(() => new ScriptedProvider({ rules: [{ branches: { x: 'sim' } }] } as never)).toThrow('branches');
+  });
+});

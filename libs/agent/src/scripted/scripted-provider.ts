@@ -91,6 +91,7 @@ export class ScriptedProvider implements AiProvider {
     const scope = scopeOf(req);
     const flows: Record<string, number> = {};
     const fields: Record<string, unknown> = {};
+    const branches: Record<string, boolean> = {};
     let latency = this.latencyMs;
     let usage: Usage | undefined;
     for (const rule of this.rules) {
@@ -103,11 +104,14 @@ export class ScriptedProvider implements AiProvider {
         throw failure(rule);
       }
       Object.assign(flows, rule.flows ?? {});
+      Object.assign(branches, rule.branches ?? {});
       Object.assign(fields, render(rule.fields ?? {}, { ...scope, match: groups }));
       usage = rule.usage ?? usage;
     }
     await sleep(latency);
-    const structured = { flows, fields };
+    // Branch answers only when the request asked questions, so older replies stay as they were.
+    const asked = JSON.stringify(req.schema ?? {}).includes('"branches"');
+    const structured = { flows, fields, ...(asked ? { branches } : {}) };
     const text = JSON.stringify(structured);
     return { text, structured, toolCalls: [], usage: usage ?? estimate(req, text) };
   }
