@@ -48,7 +48,9 @@ function buildIfStale(label, output, inputs, build) {
     console.log(`${label}: up to date (${output})`);
     return;
   }
+  const started = Date.now();
   build();
+  console.log(`${label}: built in ${Math.round((Date.now() - started) / 1000)} s`);
 }
 
 function shellQuote(value) {
