@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { envSchema } from '@switchboard/config';
@@ -25,6 +25,18 @@ describe('.env.example', () => {
   it('names every variable of the env schema, set or as a commented default', () => {
     const missing = Object.keys(envSchema.shape).filter((v) => !new RegExp(`^#? ?${v}=`, 'm').test(example));
     expect(missing).toEqual([]);
+  });
+
+  it("names every variable of the apps' own env schemas too", () => {
+    // App-only schemas are module-private, so their keys are read from the source.
+    const dir = path.join(root, 'apps/worker/src/config');
+    const source = readdirSync(dir)
+      .filter((f) => /env\.ts$/.test(f))
+      .map((f) => readFileSync(path.join(dir, f), 'utf8'))
+      .join('\n');
+    const variables = [...source.matchAll(/^\s+([A-Z][A-Z0-9_]+): z\./gm)].map((m) => m[1]);
+    expect(variables.length).toBeGreaterThan(0);
+    expect(variables.filter((v) => !new RegExp(`^#? ?${v}=`, 'm').test(example))).toEqual([]);
   });
 
   it('holds values the apps accept and the demo defaults the README prints', () => {
