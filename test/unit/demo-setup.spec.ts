@@ -34,7 +34,7 @@ describe('.env.example', () => {
       .filter((f) => /env\.ts$/.test(f))
       .map((f) => readFileSync(path.join(dir, f), 'utf8'))
       .join('\n');
-    const variables = [...source.matchAll(/^\s+([A-Z][A-Z0-9_]+): z\./gm)].map((m) => m[1]);
+    const variables = [...source.matchAll(/^\s+([A-Z][A-Z0-9_]+): z\b/gm)].map((m) => m[1]);
     expect(variables.length).toBeGreaterThan(0);
     expect(variables.filter((v) => !new RegExp(`^#? ?${v}=`, 'm').test(example))).toEqual([]);
   });
