@@ -12,7 +12,7 @@ interface ToolRecord {
 
 /** The agent's tool allow-list, picked from the registered code tools and the tenant's HTTP tools. */
 export function AllowedToolsInput() {
-  const { data, isPending, error } = useGetList<ToolRecord>('tools', { pagination: { page: 1, perPage: 200 }, sort: { field: 'toolId', order: 'ASC' } });
+  const { data, isPending, error } = useGetList<ToolRecord>('tools', { pagination: { page: 1, perPage: 100 }, sort: { field: 'toolId', order: 'ASC' } });
   const picked = (useWatch({ name: 'draft.tools' }) ?? []) as string[];
   if (isPending) return <Typography color="text.secondary">Loading tools…</Typography>;
   if (error) return <Typography color="error">Could not load the tools: {error.message}</Typography>;

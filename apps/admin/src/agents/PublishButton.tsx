@@ -27,6 +27,9 @@ export function PublishButton({ onError }: { onError: (path: ConfigPath) => void
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
   if (!record) return null;
+  // isDirty alone stays true after a save when the reloaded draft differs only in keys no input
+  // edits (e.g. `extra`); unsaved input changes are what matters here.
+  const unsaved = formState.isDirty && Object.keys(formState.dirtyFields).length > 0;
 
   const publish = async () => {
     setBusy(true);
@@ -57,10 +60,10 @@ export function PublishButton({ onError }: { onError: (path: ConfigPath) => void
 
   return (
     <>
-      <Button variant="outlined" onClick={publish} disabled={busy || formState.isDirty} startIcon={busy ? <CircularProgress size={16} /> : <PublishIcon />}>
+      <Button variant="outlined" onClick={publish} disabled={busy || unsaved} startIcon={busy ? <CircularProgress size={16} /> : <PublishIcon />}>
         Publish
       </Button>
-      {formState.isDirty && (
+      {unsaved && (
         <Typography variant="caption" color="text.secondary">
           Save the draft before publishing
         </Typography>
