@@ -1,7 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'yaml';
-import { envSchema } from '@switchboard/config';
+import { randomBytes } from 'node:crypto';
+import { envSchema, loadEnv } from '@switchboard/config';
 
 // No Docker engine runs where the tests run, so docker-compose.yml and the Dockerfile are checked
 // by reading them: the services and their wiring, and that what they reference exists.
@@ -92,6 +93,17 @@ describe('docker-compose.yml', () => {
     // And every value set is one the schema accepts (compose interpolation left aside).
     const literal = Object.fromEntries(Object.entries(env).filter(([, v]) => !String(v).includes('${')));
     expect(envSchema.partial().safeParse(literal).error?.issues ?? []).toEqual([]);
+  });
+
+  it.each(['migrate', ...appServices])('gives %s an environment the apps accept in production, once compose fills it in', (name) => {
+    // `${VAR:-default}` takes its default; `${VAR:?message}` (required) gets a fresh random secret.
+    const interpolate = (value: string) =>
+      String(value).replace(/\$\{(\w+)(:?[-?])([^}]*)\}/g, (_m, _name: string, op: string, arg: string) =>
+        op.endsWith('-') ? arg : randomBytes(32).toString('hex'),
+      );
+    const env = Object.fromEntries(Object.entries(services[name].environment ?? {}).map(([k, v]) => [k, interpolate(v)]));
+    expect(env.NODE_ENV).toBe('production');
+    expect(() => loadEnv(env)).not.toThrow();
   });
 
   it('makes the api refuse to start without AUTH_SECRET, which production requires for console logins', () => {
