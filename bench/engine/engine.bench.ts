@@ -102,6 +102,47 @@ async function measure(c: Case): Promise<{ name: string; turnsPerSec: number; us
   };
 }
 
+/** Part two with no model call: a start runs an action and parks on a timer; its wake sends a follow-up. */
+async function measureWakes(): Promise<{ name: string; turnsPerSec: number; usPerTurn: number; cpuUsPerTurn: number; calls: number }> {
+  const clock = fakeClock('2026-12-02T12:00:00.000Z');
+  const g = falai().fields({ pedido: { type: 'string' } });
+  g.action('registrar', { handler: () => ({ ok: true, data: { pedido: 'P1' } }) });
+  const agent = g.agent({
+    name: 'Bench',
+    provider: bareProvider(idleReply),
+    tools: [],
+    flows: [
+      g.flow({
+        id: 'seguimento',
+        name: 'Seguimento',
+        steps: [{ id: 'registra', do: 'registrar' }, { id: 'oi', say: 'Recebemos seu pedido.' }, { id: 'espera', wait: '24h' }, { id: 'lembrete', say: 'Tudo certo com o pedido?' }],
+      }),
+    ],
+    clock,
+  });
+  const pair = async (i: number) => {
+    const started = await agent.turn({ sessionId: `w${i}`, start: { flow: 'seguimento', key: `k${i}` }, session: emptySession(`w${i}`) });
+    const woken = await agent.turn({ sessionId: `w${i}`, wake: started.schedule[0].key, session: started.session });
+    return started.llmCalls + woken.llmCalls + (woken.messages.length === 1 ? 0 : Number.NaN);
+  };
+  const calls = await pair(-1);
+  if (calls !== 0) throw new Error(`wakes: expected 0 calls and one follow-up, got ${calls}`);
+  for (let i = 0; i < WARMUP; i += 1) await pair(i);
+  const started = performance.now();
+  const cpu = process.cpuUsage();
+  for (let i = 0; i < ITERATIONS; i += 1) await pair(i);
+  const ms = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  const turns = ITERATIONS * 2;
+  return {
+    name: 'start + do + timer, then its wake',
+    turnsPerSec: Math.round((turns / ms) * 1000),
+    usPerTurn: Number(((ms * 1000) / turns).toFixed(1)),
+    cpuUsPerTurn: Number(((used.user + used.system) / turns).toFixed(1)),
+    calls: 0,
+  };
+}
+
 async function main(): Promise<void> {
   const cases: Case[] = [
     { name: 'idle speaker (bare provider)', provider: bareProvider(idleReply), idle: true, expectCalls: 1 },
@@ -111,6 +152,7 @@ async function main(): Promise<void> {
   ];
   const rows = [];
   for (const c of cases) rows.push(await measure(c));
+  rows.push(await measureWakes());
   console.log(`engine bench: ${ITERATIONS} turns per case, Node ${process.version}`);
   console.table(rows.map((r) => ({ case: r.name, 'model calls/turn': r.calls, 'turns/s': r.turnsPerSec, 'µs/turn (wall)': r.usPerTurn, 'µs/turn (CPU)': r.cpuUsPerTurn })));
 }
