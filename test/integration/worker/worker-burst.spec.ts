@@ -19,7 +19,7 @@ interface PostAnswer {
   sessionId: string;
 }
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 describe('worker: bursts across two worker processes', () => {
   let api: PrivateApi;
@@ -63,7 +63,7 @@ describe('worker: bursts across two worker processes', () => {
 
     await eventually(
       async () => (await prisma.message.count({ where: { sessionId: { in: sessionIds }, status: 'queued' } })) === 0,
-      40_000,
+      90_000,
     );
 
     const committed = workers.flatMap((w) => w.logs.filter((l) => l.msg === 'turn committed'));

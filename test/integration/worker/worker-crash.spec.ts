@@ -16,7 +16,7 @@ const slowConcierge: AgentConfig = {
   provider: { ...conciergeAgentConfig.provider, scripted: { ...conciergeScript, latencyMs: 400 } },
 };
 
-jest.setTimeout(90_000);
+jest.setTimeout(120_000);
 
 describe('worker: crash in the middle of turns', () => {
   let api: PrivateApi;

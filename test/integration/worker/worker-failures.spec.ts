@@ -31,7 +31,7 @@ interface PostAnswer {
   replies?: { id: string; text: string }[];
 }
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 describe('worker: provider failures', () => {
   let api: PrivateApi;
@@ -51,7 +51,7 @@ describe('worker: provider failures', () => {
   });
 
   async function post(fx: TenantFixture, text = 'Quero um quarto em Curitiba'): Promise<PostAnswer> {
-    const res = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=15', fx.apiKey, { session: `f-${uniqueSuffix()}`, text });
+    const res = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=30', fx.apiKey, { session: `f-${uniqueSuffix()}`, text });
     expect(res.status).toBe(200);
     return res.body;
   }

@@ -20,7 +20,7 @@ interface SessionView {
   messages: { id: string; direction: 'inbound' | 'outbound'; status: string; text: string }[];
 }
 
-jest.setTimeout(60_000);
+jest.setTimeout(120_000);
 
 describe('worker: one message through API → BullMQ → worker → Postgres', () => {
   let api: PrivateApi;
@@ -54,7 +54,7 @@ describe('worker: one message through API → BullMQ → worker → Postgres', (
     const w = await worker();
     const session = `s1-${uniqueSuffix()}`;
 
-    const res = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=10', fx.apiKey, {
+    const res = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=30', fx.apiKey, {
       session,
       text: 'Quero um quarto em Curitiba',
     });
@@ -84,7 +84,7 @@ describe('worker: one message through API → BullMQ → worker → Postgres', (
     expect(stored.state).toMatchObject({ version: 1, data: { cidade: 'Curitiba' } });
 
     // The next message continues the same flow: the `reservar` tool books and writes `reserva`.
-    const booked = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=10', fx.apiKey, { session, text: 'Sim, pode reservar' });
+    const booked = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=30', fx.apiKey, { session, text: 'Sim, pode reservar' });
     expect(booked.status).toBe(200);
     expect(booked.body.replies).toEqual([
       { id: expect.any(String), text: expect.stringMatching(/^Pronto! Sua reserva em Curitiba está confirmada\. Código: RES-[0-9A-Z]+\.$/) },
@@ -140,11 +140,11 @@ describe('worker: one message through API → BullMQ → worker → Postgres', (
     await worker();
     const session = `h-${uniqueSuffix()}`;
 
-    const first = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=10', support.apiKey, { session, text: 'quero falar com um humano' });
+    const first = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=30', support.apiKey, { session, text: 'quero falar com um humano' });
     expect(first.body.replies).toEqual([{ id: expect.any(String), text: 'Vou chamar um atendente.' }]);
     expect((await prisma.session.findUniqueOrThrow({ where: { id: first.body.sessionId } })).status).toBe('handed_off');
 
-    const second = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=10', support.apiKey, { session, text: 'oi?' });
+    const second = await call<PostAnswer>(api, 'POST', '/v1/messages?wait=30', support.apiKey, { session, text: 'oi?' });
     expect(second.status).toBe(200);
     expect(second.body.replies).toEqual([]);
     const turn = await prisma.turn.findFirstOrThrow({ where: { sessionId: second.body.sessionId }, orderBy: { createdAt: 'desc' } });

@@ -39,7 +39,7 @@ export async function call<T = Record<string, unknown>>(
   return { status: res.status, body: (await res.json()) as T };
 }
 
-export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 20_000): Promise<T> {
+export async function eventually<T>(probe: () => Promise<T | undefined | null | false>, timeoutMs = 45_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const value = await probe();
