@@ -2,6 +2,7 @@ import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { flowSpecSchema, type FieldsDef } from '@falai/agent';
 import { PrismaService, type Prisma } from '@switchboard/db';
+import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
@@ -44,10 +45,9 @@ export class AgentVersionsController {
     const { orderBy, skip, take } = parseListQuery(query, versionsListSpec);
     await this.agent(user, id);
     const where = { agentId: id };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.agentVersion.findMany({ where, orderBy, skip, take, select: versionSelect }),
-      this.prisma.agentVersion.count({ where }),
-    ]);
+    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
+      Promise.all([tx.agentVersion.findMany({ where, orderBy, skip, take, select: versionSelect }), tx.agentVersion.count({ where })]),
+    );
     return listReply(reply, 'agent-versions', skip, rows, total);
   }
 

@@ -9,6 +9,7 @@ import type { AdminUser } from '../auth/admin-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
+import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
 import { targetTenant } from '../common/tenant-target';
@@ -45,10 +46,9 @@ export class AgentsController {
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const { where, orderBy, skip, take } = parseListQuery(query, agentsListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.agent.findMany({ where: scoped, orderBy, skip, take, select: agentSelect }),
-      this.prisma.agent.count({ where: scoped }),
-    ]);
+    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
+      Promise.all([tx.agent.findMany({ where: scoped, orderBy, skip, take, select: agentSelect }), tx.agent.count({ where: scoped })]),
+    );
     return listReply(reply, 'agents', skip, rows, total);
   }
 
@@ -64,7 +64,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'Create an agent (draft config checked against the AgentConfig schema)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createAgentBody)) body: CreateAgentBody) {
     const tenantId = targetTenant(user, body.tenantId);
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       await assertCredentialOfTenant(tx, tenantId, body.config, ['config']);
       const agent = await tx.agent.create({
         data: { tenantId, name: body.name, config: json(body.config ?? EMPTY_AGENT_CONFIG) },
@@ -79,7 +79,7 @@ export class AgentsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit an agent: name and/or draft config (publish to make it live)' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateAgentBody)) body: UpdateAgentBody) {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       await assertCredentialOfTenant(tx, before.tenantId, body.config, ['config']);
       const agent = await tx.agent.update({
@@ -96,7 +96,7 @@ export class AgentsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete an agent that no channel or session uses (409 agent-in-use otherwise)' })
   async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       const [channels, sessions] = await Promise.all([tx.channel.count({ where: { agentId: id } }), tx.session.count({ where: { agentId: id } })]);
       if (channels + sessions > 0) {

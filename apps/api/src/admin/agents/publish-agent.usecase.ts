@@ -4,6 +4,7 @@ import { PrismaService, type Prisma } from '@switchboard/db';
 import { UnprocessableError } from '../../common/errors';
 import { ResourceNotFoundError } from '../admin-errors';
 import type { AdminUser } from '../auth/admin-user';
+import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { tenantScope } from '../tenant-scope';
 import { assertCredentialOfTenant, knownToolIds } from './agent-references';
@@ -35,7 +36,7 @@ export class PublishAgent {
   constructor(private readonly prisma: PrismaService) {}
 
   execute(user: AdminUser, agentId: string): Promise<PublishResult> {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const agent = await tx.agent.findFirst({ where: { id: agentId, ...tenantScope(user) } });
       if (!agent) throw new ResourceNotFoundError('agent', agentId);
       // Two publishes of one agent queue here, so each gets its own version number.

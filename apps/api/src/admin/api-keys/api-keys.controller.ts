@@ -10,6 +10,7 @@ import type { AdminUser } from '../auth/admin-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
+import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
 import { isUuid, textContainsFilter, uuidFilter } from '../list-query/filters';
@@ -63,10 +64,9 @@ export class ApiKeysController {
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const { where, orderBy, skip, take } = parseListQuery(query, apiKeysListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.apiKey.findMany({ where: scoped, orderBy, skip, take, select: apiKeySelect }),
-      this.prisma.apiKey.count({ where: scoped }),
-    ]);
+    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
+      Promise.all([tx.apiKey.findMany({ where: scoped, orderBy, skip, take, select: apiKeySelect }), tx.apiKey.count({ where: scoped })]),
+    );
     return listReply(reply, 'api-keys', skip, rows, total);
   }
 
@@ -81,7 +81,7 @@ export class ApiKeysController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create a key for a channel; the plaintext `key` is in this answer only' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createApiKeyBody)) body: z.infer<typeof createApiKeyBody>) {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const channel = await tx.channel.findFirst({ where: { id: body.channelId, ...tenantScope(user) }, select: { tenantId: true } });
       if (!channel) throw new UnknownReferenceError('unknown-channel', `channelId "${body.channelId}" names no channel of this tenant.`, ['channelId']);
       const generated = generateApiKey();
@@ -98,7 +98,7 @@ export class ApiKeysController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Revoke a key (kept, with revokedAt, so its use stays traceable); idempotent' })
   async revoke(@CurrentUser() user: AdminUser, @Param('id') id: string) {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       if (before.revokedAt) return before;
       const after = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() }, select: apiKeySelect });

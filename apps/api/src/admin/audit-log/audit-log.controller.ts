@@ -1,6 +1,7 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
+import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
 import { ResourceNotFoundError } from '../admin-errors';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -57,10 +58,9 @@ export class AuditLogController {
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.auditLog.findMany({ where: scoped, orderBy, skip, take, select: auditSelect }),
-      this.prisma.auditLog.count({ where: scoped }),
-    ]);
+    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
+      Promise.all([tx.auditLog.findMany({ where: scoped, orderBy, skip, take, select: auditSelect }), tx.auditLog.count({ where: scoped })]),
+    );
     return listReply(reply, 'audit-log', skip, rows, total);
   }
 

@@ -9,6 +9,7 @@ import type { AdminUser } from '../auth/admin-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
+import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
 import { SECRET_CONTEXTS, SecretBox } from '../common/secret-box';
@@ -47,10 +48,9 @@ export class ChannelsController {
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const { where, orderBy, skip, take } = parseListQuery(query, channelsListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.channel.findMany({ where: scoped, orderBy, skip, take, select: channelColumns }),
-      this.prisma.channel.count({ where: scoped }),
-    ]);
+    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
+      Promise.all([tx.channel.findMany({ where: scoped, orderBy, skip, take, select: channelColumns }), tx.channel.count({ where: scoped })]),
+    );
     return listReply(reply, 'channels', skip, rows.map(toChannelDto), total);
   }
 
@@ -67,7 +67,7 @@ export class ChannelsController {
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody) {
     const tenantId = targetTenant(user, body.tenantId);
     const secret = newWebhookSecret();
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       await this.assertAgent(tx, tenantId, body.agentId);
       const row = await tx.channel.create({
         data: {
@@ -89,7 +89,7 @@ export class ChannelsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit a channel: name, agent, webhook URL' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateChannelBody)) body: UpdateChannelBody) {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const before = toChannelDto(await this.find(user, id, tx));
       if (body.agentId !== undefined) await this.assertAgent(tx, before.tenantId, body.agentId);
       const row = await tx.channel.update({
@@ -112,7 +112,7 @@ export class ChannelsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Replace the webhook signing secret; the new one is in this answer only' })
   async rotateSecret(@CurrentUser() user: AdminUser, @Param('id') id: string) {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const before = toChannelDto(await this.find(user, id, tx));
       const secret = newWebhookSecret();
       await tx.channel.update({
@@ -128,7 +128,7 @@ export class ChannelsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete a channel with its keys, sessions and messages' })
   async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ChannelDto> {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const before = toChannelDto(await this.find(user, id, tx));
       await tx.channel.delete({ where: { id } });
       await recordAudit(tx, user, { action: 'channel.delete', entityType: 'channel', entityId: id, tenantId: before.tenantId, before });

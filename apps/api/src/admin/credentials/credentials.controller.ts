@@ -10,6 +10,7 @@ import type { AdminUser } from '../auth/admin-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
+import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
 import { isUniqueViolation } from '../common/prisma-errors';
@@ -86,10 +87,9 @@ export class CredentialsController {
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.providerCredential.findMany({ where: scoped, orderBy, skip, take, select: credentialSelect }),
-      this.prisma.providerCredential.count({ where: scoped }),
-    ]);
+    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
+      Promise.all([tx.providerCredential.findMany({ where: scoped, orderBy, skip, take, select: credentialSelect }), tx.providerCredential.count({ where: scoped })]),
+    );
     return listReply(reply, 'provider-credentials', skip, rows.map(toDto), total);
   }
 
@@ -106,7 +106,7 @@ export class CredentialsController {
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {
     const tenantId = targetTenant(user, body.tenantId);
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await adminTransaction(this.prisma, user, async (tx) => {
         const row = await tx.providerCredential.create({
           data: {
             tenantId,
@@ -132,7 +132,7 @@ export class CredentialsController {
   @ApiOperation({ summary: 'Rename, change baseURL, or replace the secret of a credential' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await adminTransaction(this.prisma, user, async (tx) => {
         const before = toDto(await this.find(user, id, tx));
         const row = await tx.providerCredential.update({
           where: { id },
@@ -167,7 +167,7 @@ export class CredentialsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete a credential no agent draft uses (409 credential-in-use otherwise)' })
   async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const before = toDto(await this.find(user, id, tx));
       const users = await tx.agent.findMany({
         where: { tenantId: before.tenantId, config: { path: ['provider', 'credentialId'], equals: id } },

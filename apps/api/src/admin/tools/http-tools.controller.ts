@@ -1,6 +1,7 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
+import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -45,10 +46,9 @@ export class HttpToolsController {
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.toolDefinition.findMany({ where: scoped, orderBy, skip, take, select: httpToolColumns }),
-      this.prisma.toolDefinition.count({ where: scoped }),
-    ]);
+    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
+      Promise.all([tx.toolDefinition.findMany({ where: scoped, orderBy, skip, take, select: httpToolColumns }), tx.toolDefinition.count({ where: scoped })]),
+    );
     return listReply(reply, 'http-tools', skip, rows.map((r) => this.tools.toDto(r)), total);
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import { AlreadyExistsError, InUseError, ResourceNotFoundError } from '../admin-errors';
 import type { AdminUser } from '../auth/admin-user';
+import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { isUniqueViolation } from '../common/prisma-errors';
 import { SECRET_CONTEXTS, SecretBox } from '../common/secret-box';
@@ -42,7 +43,7 @@ export class HttpToolsService {
     const tenantId = targetTenant(user, body.tenantId);
     const { secretHeaders, tenantId: _, ...rest } = body;
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await adminTransaction(this.prisma, user, async (tx) => {
         // A code tool and an HTTP tool with one id would make allow-lists ambiguous.
         if (await tx.registeredTool.findUnique({ where: { toolId: body.toolId }, select: { id: true } })) {
           throw new AlreadyExistsError('code tool with the id', body.toolId);
@@ -68,7 +69,7 @@ export class HttpToolsService {
   }
 
   async update(user: AdminUser, id: string, body: UpdateHttpToolBody): Promise<HttpToolDto> {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const beforeRow = await this.find(user, id, tx);
       const { secretHeaders, parameters, headers, ...rest } = body;
       const row = await tx.toolDefinition.update({
@@ -89,7 +90,7 @@ export class HttpToolsService {
   }
 
   async remove(user: AdminUser, id: string): Promise<HttpToolDto> {
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const row = await this.find(user, id, tx);
       const users = (await agentsUsingTools(tx, { tenantId: row.tenantId }, [row.toolId])).get(row.toolId) ?? [];
       if (users.length > 0) {

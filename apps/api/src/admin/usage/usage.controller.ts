@@ -6,6 +6,7 @@ import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { ResourceNotFoundError } from '../admin-errors';
 import { targetTenant } from '../common/tenant-target';
 import { PrismaService, type Prisma } from '@switchboard/db';
+import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
 import type { AdminUser } from '../auth/admin-user';
@@ -66,10 +67,9 @@ export class UsageController {
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<UsageDayDto[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, usageListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.usageDaily.findMany({ where: scoped, orderBy, skip, take }),
-      this.prisma.usageDaily.count({ where: scoped }),
-    ]);
+    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
+      Promise.all([tx.usageDaily.findMany({ where: scoped, orderBy, skip, take }), tx.usageDaily.count({ where: scoped })]),
+    );
     const outcomes = rows.length
       ? await this.prisma.usageOutcomeDaily.findMany({
           where: { OR: rows.map((r) => ({ tenantId: r.tenantId, agentId: r.agentId, day: r.day })) },

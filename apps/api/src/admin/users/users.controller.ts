@@ -12,6 +12,7 @@ import { CurrentUser } from '../auth/current-user.decorator';
 import { hashPassword, MIN_PASSWORD_LENGTH } from '../auth/password';
 import { Roles } from '../auth/roles.decorator';
 import { READERS, USER_MANAGERS } from '../common/admin-roles';
+import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
 import { isUniqueViolation } from '../common/prisma-errors';
@@ -65,10 +66,9 @@ export class UsersController {
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const [rows, total] = await this.prisma.$transaction([
-      this.prisma.user.findMany({ where: scoped, orderBy, skip, take, select: userSelect }),
-      this.prisma.user.count({ where: scoped }),
-    ]);
+    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
+      Promise.all([tx.user.findMany({ where: scoped, orderBy, skip, take, select: userSelect }), tx.user.count({ where: scoped })]),
+    );
     return listReply(reply, 'users', skip, rows, total);
   }
 
@@ -92,7 +92,7 @@ export class UsersController {
     }
     const passwordHash = await hashPassword(body.password);
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      return await adminTransaction(this.prisma, user, async (tx) => {
         if (tenantId && !(await tx.tenant.findUnique({ where: { id: tenantId }, select: { id: true } }))) {
           throw new ResourceNotFoundError('tenant', tenantId);
         }
@@ -111,7 +111,7 @@ export class UsersController {
   @ApiOperation({ summary: 'Rename, change role, reset password, disable or enable a user' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {
     const passwordHash = body.password !== undefined ? await hashPassword(body.password) : undefined;
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       assertMayManage(user, before.role);
       if (body.role !== undefined && body.role !== before.role) {
@@ -149,7 +149,7 @@ export class UsersController {
   @ApiOperation({ summary: 'Delete a user (their audit entries stay, without the actor link)' })
   async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
     if (id === user.id) throw new SelfChangeError('delete');
-    return this.prisma.$transaction(async (tx) => {
+    return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       assertMayManage(user, before.role);
       await tx.user.delete({ where: { id } });
