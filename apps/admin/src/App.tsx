@@ -1,9 +1,15 @@
 import BoltIcon from '@mui/icons-material/Bolt';
+import BuildIcon from '@mui/icons-material/Build';
 import BusinessIcon from '@mui/icons-material/Business';
+import CableIcon from '@mui/icons-material/Cable';
 import ChatIcon from '@mui/icons-material/Chat';
 import ForumIcon from '@mui/icons-material/Forum';
+import HistoryIcon from '@mui/icons-material/History';
+import KeyIcon from '@mui/icons-material/Key';
+import PeopleIcon from '@mui/icons-material/People';
 import SmartToyIcon from '@mui/icons-material/SmartToy';
-import { Admin, Resource } from 'react-admin';
+import { Route } from 'react-router-dom';
+import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './api/auth-provider';
 import { dataProvider } from './api/data-provider';
 import { canWrite } from './api/roles';
@@ -11,13 +17,27 @@ import { AgentCreate } from './agents/AgentCreate';
 import { AgentEdit } from './agents/AgentEdit';
 import { AgentList } from './agents/AgentList';
 import { AgentShow } from './agents/AgentShow';
+import { AuditList } from './audit/AuditList';
+import { ChannelCreate } from './channels/ChannelCreate';
+import { ChannelEdit } from './channels/ChannelEdit';
+import { ChannelList } from './channels/ChannelList';
+import { ChannelShow } from './channels/ChannelShow';
+import { CredentialCreate, CredentialEdit } from './credentials/CredentialForms';
+import { CredentialList } from './credentials/CredentialList';
 import { Dashboard } from './dashboard/Dashboard';
+import { ConsoleLayout } from './layout/ConsoleLayout';
 import { LoginPage } from './login/LoginPage';
 import { MessageList } from './messages/MessageList';
+import { Playground } from './playground/Playground';
 import { SessionList } from './sessions/SessionList';
 import { SessionShow } from './sessions/SessionShow';
 import { TenantList } from './tenants/TenantList';
+import { HttpToolCreate } from './tools/HttpToolCreate';
+import { HttpToolEdit } from './tools/HttpToolEdit';
+import { ToolList } from './tools/ToolList';
+import { ToolShow } from './tools/ToolShow';
 import { TurnList } from './turns/TurnList';
+import { UserCreate, UserEdit, UserList } from './users/UserViews';
 
 export function App() {
   return (
@@ -27,29 +47,38 @@ export function App() {
       dataProvider={dataProvider}
       loginPage={LoginPage}
       dashboard={Dashboard}
+      layout={ConsoleLayout}
       requireAuth
       disableTelemetry
     >
       {(role: string | undefined) => {
+        // Roles that may not change config get lists and read-only pages, never edit or create.
         const writer = canWrite(role);
+        const editable = <T,>(view: T) => (writer ? view : undefined);
         return [
-          <Resource
-            key="agents"
-            name="agents"
-            list={AgentList}
-            show={AgentShow}
-            edit={writer ? AgentEdit : undefined}
-            create={writer ? AgentCreate : undefined}
-            icon={SmartToyIcon}
-            recordRepresentation="name"
-          />,
+          <Resource key="agents" name="agents" list={AgentList} show={AgentShow} edit={editable(AgentEdit)} create={editable(AgentCreate)} icon={SmartToyIcon} recordRepresentation="name" />,
           <Resource key="sessions" name="sessions" list={SessionList} show={SessionShow} icon={ForumIcon} recordRepresentation="externalKey" />,
           <Resource key="messages" name="messages" list={MessageList} icon={ChatIcon} />,
           <Resource key="turns" name="turns" list={TurnList} icon={BoltIcon} />,
-          <Resource key="provider-credentials" name="provider-credentials" recordRepresentation="name" />,
-          <Resource key="tools" name="tools" recordRepresentation="toolId" />,
-          <Resource key="users" name="users" recordRepresentation="email" />,
+          <Resource key="channels" name="channels" list={ChannelList} show={ChannelShow} edit={editable(ChannelEdit)} create={editable(ChannelCreate)} icon={CableIcon} recordRepresentation="name" />,
+          <Resource key="tools" name="tools" list={ToolList} show={ToolShow} icon={BuildIcon} recordRepresentation="toolId" />,
+          <Resource key="http-tools" name="http-tools" edit={editable(HttpToolEdit)} create={editable(HttpToolCreate)} recordRepresentation="toolId" />,
+          <Resource
+            key="provider-credentials"
+            name="provider-credentials"
+            options={{ label: 'Provider keys' }}
+            list={CredentialList}
+            edit={editable(CredentialEdit)}
+            create={editable(CredentialCreate)}
+            icon={KeyIcon}
+            recordRepresentation="name"
+          />,
+          <Resource key="users" name="users" list={UserList} edit={editable(UserEdit)} create={editable(UserCreate)} icon={PeopleIcon} recordRepresentation="email" />,
+          role !== 'viewer' ? <Resource key="audit-log" name="audit-log" options={{ label: 'Audit log' }} list={AuditList} icon={HistoryIcon} /> : null,
           role === 'platform_admin' ? <Resource key="tenants" name="tenants" list={TenantList} icon={BusinessIcon} /> : null,
+          <CustomRoutes key="custom">
+            <Route path="/playground" element={<Playground />} />
+          </CustomRoutes>,
         ];
       }}
     </Admin>

@@ -94,3 +94,14 @@ export async function fixAndPublish(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Publish' }).click();
   await notified(page, 'Published version 1');
 }
+
+/** Chats with the agent in the playground; returns the agent's reply text. */
+export async function chatInPlayground(page: Page, agentName: string, text: string): Promise<string> {
+  await page.getByRole('menuitem', { name: 'Playground' }).click();
+  await choose(page, page, 'Agent', new RegExp(`^${agentName}`));
+  await page.getByLabel('Message').fill(text);
+  await page.getByRole('button', { name: 'Send' }).click();
+  const reply = page.getByTestId('playground-agent').first();
+  await reply.waitFor();
+  return (await reply.textContent()) ?? '';
+}

@@ -1,0 +1,15 @@
+import { ReferenceInput, required, SelectInput, TextInput } from 'react-admin';
+
+const httpUrl = (v: unknown) => (typeof v === 'string' && v && !/^https?:\/\//i.test(v) ? 'An http(s) URL' : undefined);
+
+export function ChannelInputs() {
+  return (
+    <>
+      <TextInput source="name" validate={required()} />
+      <ReferenceInput source="agentId" reference="agents">
+        <SelectInput optionText="name" validate={required()} label="Agent" />
+      </ReferenceInput>
+      <TextInput source="webhookUrl" label="Webhook URL" validate={httpUrl} helperText="Replies are posted here, signed with the channel's secret (optional)" parse={(v: string) => v || null} />
+    </>
+  );
+}

@@ -1,0 +1,22 @@
+import { BooleanField, CreateButton, Datagrid, DateField, List, ReferenceField, SearchInput, TextField, TopToolbar, usePermissions } from 'react-admin';
+import { canWrite } from '../api/roles';
+
+function Actions() {
+  const { permissions } = usePermissions();
+  return <TopToolbar>{canWrite(permissions) && <CreateButton />}</TopToolbar>;
+}
+
+export function ChannelList() {
+  const { permissions } = usePermissions();
+  return (
+    <List actions={<Actions />} filters={[<SearchInput key="q" source="q" placeholder="Name" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }}>
+      <Datagrid rowClick={canWrite(permissions) ? 'edit' : 'show'} bulkActionButtons={false}>
+        <TextField source="name" />
+        <ReferenceField source="agentId" reference="agents" label="Agent" />
+        <TextField source="webhookUrl" label="Webhook URL" emptyText="—" />
+        <BooleanField source="hasWebhookSecret" label="Signed" />
+        <DateField source="createdAt" label="Created" showTime />
+      </Datagrid>
+    </List>
+  );
+}

@@ -1,0 +1,23 @@
+import { BooleanField, DateField, ReferenceField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { ApiKeysPanel } from './ApiKeysPanel';
+
+function Keys() {
+  const record = useRecordContext<{ id: string }>();
+  return record ? <ApiKeysPanel channelId={record.id} /> : null;
+}
+
+/** Read-only channel view for roles that may not change config. */
+export function ChannelShow() {
+  return (
+    <Show>
+      <SimpleShowLayout>
+        <TextField source="name" />
+        <ReferenceField source="agentId" reference="agents" label="Agent" />
+        <TextField source="webhookUrl" label="Webhook URL" emptyText="—" />
+        <BooleanField source="hasWebhookSecret" label="Signing secret set" />
+        <DateField source="createdAt" showTime />
+        <Keys />
+      </SimpleShowLayout>
+    </Show>
+  );
+}

@@ -1,0 +1,105 @@
+import { Card, CardContent, Typography } from '@mui/material';
+import ReactECharts from 'echarts-for-react';
+import type { EChartsOption } from 'echarts';
+import { daysBetween, type UsageDay, type UsageFilter } from './usage-data';
+
+interface ChartsProps {
+  rows: UsageDay[];
+  filter: UsageFilter;
+  agentName: (id: string) => string;
+}
+
+const sumBy = (rows: UsageDay[], days: string[], pick: (r: UsageDay) => number) => days.map((d) => rows.filter((r) => r.day === d).reduce((n, r) => n + pick(r), 0));
+
+function ChartCard({ title, option, testId }: { title: string; option: EChartsOption; testId: string }) {
+  return (
+    <Card data-testid={testId}>
+      <CardContent>
+        <Typography variant="subtitle1">{title}</Typography>
+        <ReactECharts option={option} style={{ height: 260 }} notMerge />
+      </CardContent>
+    </Card>
+  );
+}
+
+const base = (days: string[]): EChartsOption => ({
+  tooltip: { trigger: 'axis' },
+  legend: { top: 0, type: 'scroll' },
+  grid: { left: 48, right: 16, top: 36, bottom: 28 },
+  xAxis: { type: 'category', data: days.map((d) => d.slice(5)) },
+  yAxis: { type: 'value', minInterval: 1 },
+});
+
+/** Usage per day from the roll-ups: LLM calls by agent, turns, tokens, latency and outcome codes. */
+export function UsageCharts({ rows, filter, agentName }: ChartsProps) {
+  const days = daysBetween(filter.from, filter.to);
+  const agents = [...new Set(rows.map((r) => r.agentId))];
+  const codes = [...new Set(rows.flatMap((r) => Object.keys(r.outcomes)))].sort();
+  // Percentiles do not add up across agents: a turn-weighted mean per day is shown as a guide.
+  const weighted = (pick: (r: UsageDay) => number | null) =>
+    days.map((d) => {
+      const dayRows = rows.filter((r) => r.day === d && pick(r) !== null && r.turns > 0);
+      const turns = dayRows.reduce((n, r) => n + r.turns, 0);
+      return turns ? Math.round(dayRows.reduce((n, r) => n + (pick(r) ?? 0) * r.turns, 0) / turns) : null;
+    });
+
+  const charts: { title: string; testId: string; option: EChartsOption }[] = [
+    {
+      title: 'LLM calls per day, by agent',
+      testId: 'chart-llm-calls',
+      option: {
+        ...base(days),
+        series: agents.map((a) => ({ name: agentName(a), type: 'bar', stack: 'calls', data: sumBy(rows.filter((r) => r.agentId === a), days, (r) => r.llmCalls) })),
+      },
+    },
+    {
+      title: 'Turns per day: all, deferred, failed',
+      testId: 'chart-turns',
+      option: {
+        ...base(days),
+        series: [
+          { name: 'Turns', type: 'line', data: sumBy(rows, days, (r) => r.turns) },
+          { name: 'Deferred', type: 'line', data: sumBy(rows, days, (r) => r.deferredTurns), itemStyle: { color: '#f0a020' } },
+          { name: 'Failed', type: 'line', data: sumBy(rows, days, (r) => r.failedTurns), itemStyle: { color: '#d03050' } },
+        ],
+      },
+    },
+    {
+      title: 'Tokens per day',
+      testId: 'chart-tokens',
+      option: {
+        ...base(days),
+        series: [
+          { name: 'Input tokens', type: 'bar', data: sumBy(rows, days, (r) => r.inputTokens) },
+          { name: 'Output tokens', type: 'bar', data: sumBy(rows, days, (r) => r.outputTokens) },
+        ],
+      },
+    },
+    {
+      title: 'Turn latency (ms): p50 and p95',
+      testId: 'chart-latency',
+      option: {
+        ...base(days),
+        series: [
+          { name: 'p50', type: 'line', connectNulls: true, data: weighted((r) => r.latencyMs.p50) },
+          { name: 'p95', type: 'line', connectNulls: true, data: weighted((r) => r.latencyMs.p95) },
+        ],
+      },
+    },
+    {
+      title: 'Outcome codes per day',
+      testId: 'chart-outcomes',
+      option: {
+        ...base(days),
+        series: codes.map((c) => ({ name: c, type: 'bar', stack: 'codes', data: sumBy(rows, days, (r) => r.outcomes[c] ?? 0) })),
+      },
+    },
+  ];
+  return (
+    <>
+      {charts.map((c) => (
+        <ChartCard key={c.testId} {...c} />
+      ))}
+    </>
+  );
+}
