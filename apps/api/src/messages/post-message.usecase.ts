@@ -5,8 +5,8 @@ import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import { MetricsService } from '../metrics/metrics.service';
 import { TurnsQueue } from '../queue/turns-queue.service';
 import { SessionEventsSubscriber } from '../redis/session-events.subscriber';
-import { AcceptMessage } from './accept-message.usecase';
-import { findReplies, type Reply } from './find-replies';
+import { AcceptMessage, type AcceptedMessage } from './accept-message.usecase';
+import { findReplies, type AnsweredMessage, type Reply } from './find-replies';
 import type { PostMessageBody } from './messages.schemas';
 import { ReplyWaiter } from './reply-waiter';
 
@@ -42,15 +42,23 @@ export class PostMessage {
       await this.turns.enqueue({ tenantId: auth.tenantId, sessionId, messageId, acceptedAt: accepted.acceptedAt.getTime() });
     }
 
-    const answer = waiter
-      ? await waiter.result(waitSeconds * 1000, abort)
-      : waitSeconds > 0 && accepted.status !== 'queued'
-        ? await findReplies(this.prisma, messageId)
-        : null;
+    const answer = await this.answerOf(accepted, waitSeconds, waiter, abort);
     if (answer) return { httpStatus: 200, body: { messageId, sessionId, status: answer.status, replies: answer.replies } };
 
     const status = accepted.status === 'queued' ? 'queued' : accepted.status === 'failed' ? 'failed' : 'answered';
     return { httpStatus: 202, body: { messageId, sessionId, status } };
+  }
+
+  private async answerOf(
+    accepted: AcceptedMessage,
+    waitSeconds: number,
+    waiter: ReplyWaiter | undefined,
+    abort: AbortSignal | undefined,
+  ): Promise<AnsweredMessage | null> {
+    if (waiter) return waiter.result(waitSeconds * 1000, abort);
+    // A retried id whose message was answered already: its replies are in Postgres.
+    if (waitSeconds > 0 && accepted.status !== 'queued') return findReplies(this.prisma, accepted.messageId);
+    return null;
   }
 
   /** Without Redis there is nothing to wait on: answer 202 at once rather than fail. */

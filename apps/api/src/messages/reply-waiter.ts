@@ -28,35 +28,35 @@ export class ReplyWaiter {
     let resolve!: (a: AnsweredMessage) => void;
     const event = new Promise<AnsweredMessage>((r) => (resolve = r));
     const stop = await subscriber.listen(sessionChannel(sessionId), (e: SessionEvent) => {
-      if (e.type === 'committed' && e.answered.includes(messageId)) resolve({ status: 'answered', replies: e.replies });
+      if (e.type === 'committed' && Array.isArray(e.answered) && e.answered.includes(messageId)) {
+        resolve({ status: 'answered', replies: Array.isArray(e.replies) ? e.replies : [] });
+      }
     });
     return new ReplyWaiter(prisma, messageId, event, stop, subscriber.released);
   }
 
   /** The answer, or null when `timeoutMs` passes (or the client goes away, or we shut down) first. */
   async result(timeoutMs: number, clientGone?: AbortSignal): Promise<AnsweredMessage | null> {
+    // Both signals are watched directly: on Node 20 a listener on AbortSignal.any() of them
+    // was seen not to fire when a source aborted later.
+    const stops = [this.released, ...(clientGone ? [clientGone] : [])];
     let timer: NodeJS.Timeout | undefined;
-    let onAbort: (() => void) | undefined;
-    const abort = clientGone ? AbortSignal.any([clientGone, this.released]) : this.released;
+    let giveUp: (() => void) | undefined;
     try {
-      if (abort.aborted) return null;
+      if (stops.some((s) => s.aborted)) return null;
       const committed = await findReplies(this.prisma, this.messageId);
       if (committed) return committed;
       const gaveUp = new Promise<null>((resolve) => {
-        timer = setTimeout(() => resolve(null), timeoutMs);
-        onAbort = () => resolve(null);
-        abort.addEventListener('abort', onAbort, { once: true });
+        giveUp = () => resolve(null);
+        timer = setTimeout(giveUp, timeoutMs);
+        for (const s of stops) s.addEventListener('abort', giveUp, { once: true });
+        if (stops.some((s) => s.aborted)) giveUp(); // aborted while Postgres was being read
       });
       return await Promise.race([this.event, gaveUp]);
     } finally {
       clearTimeout(timer);
-      if (onAbort) abort.removeEventListener('abort', onAbort);
+      if (giveUp) for (const s of stops) s.removeEventListener('abort', giveUp);
       this.stopListening();
     }
-  }
-
-  /** Stops listening without waiting (e.g. the request failed before waiting). */
-  cancel(): void {
-    this.stopListening();
   }
 }

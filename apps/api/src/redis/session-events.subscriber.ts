@@ -74,7 +74,14 @@ export class SessionEventsSubscriber implements OnModuleDestroy {
       this.logger.warn({ channel }, 'ignoring a session event that is not JSON');
       return;
     }
-    for (const listener of [...set]) listener(event);
+    for (const listener of [...set]) {
+      try {
+        listener(event);
+      } catch (err) {
+        // One bad event or listener must not break the shared connection's other listeners.
+        this.logger.warn({ err: (err as Error).message, channel }, 'session event listener failed');
+      }
+    }
   }
 
   /** Tells every waiting request to answer now (shutdown drains them before closing). */

@@ -7,13 +7,28 @@ import { requestIdOf, useRequestIdHeader } from './request-id';
  * Nest's Fastify adapter with our JSON parser and error handler installed before any route.
  * Nest's own late `setErrorHandler` call is ignored: it would not reach the routes anyway
  * (see fastify-error-handler.ts) and would only make Fastify warn about an override.
+ *
+ * While closing, every response says `Connection: close`. Closing drops the connections that
+ * are idle at that moment, but a request still in flight would leave a keep-alive connection
+ * open after its answer, and the server would wait for it until the keep-alive timeout.
  */
 export class SwitchboardFastifyAdapter extends FastifyAdapter {
+  private closing = false;
+
   constructor(opts: { bodyLimit: number }) {
     super({ bodyLimit: opts.bodyLimit, trustProxy: true, genReqId: requestIdOf });
     useRequestIdHeader(this.getInstance());
     useJsonBodyParser(this.getInstance(), opts.bodyLimit);
     useFastifyErrorHandler(this.getInstance());
+    this.getInstance().addHook('onSend', async (_request, reply, payload) => {
+      if (this.closing) void reply.header('connection', 'close');
+      return payload;
+    });
+  }
+
+  override close(): Promise<undefined> {
+    this.closing = true;
+    return super.close();
   }
 
   override setErrorHandler(_handler: Parameters<FastifyAdapter['setErrorHandler']>[0]): ReturnType<FastifyAdapter['setErrorHandler']> {
