@@ -6,7 +6,7 @@ import { isTalkStep } from '../types/flow';
 import type { Run } from '../types/session';
 import { pendingOf } from './move';
 import { holds } from './predicates';
-import { advance, goTo, stepOf } from './runs';
+import { advance, goTo, kindOf, stepOf } from './runs';
 import { recordOutcome, type TurnState } from './state';
 
 /** Returns false when the run stopped moving (ended, chained or stayed). */
@@ -18,7 +18,7 @@ export function judgeBranches(state: TurnState, run: Run): boolean {
   );
   if (index >= 0) {
     const branch = step.branches[index];
-    recordOutcome(state, { runId: run.id, flowId: run.flowId, stepId: step.id, kind: 'prompt', status: 'ok', code: 'branch', detail: { index, then: branch.then } }, run);
+    recordOutcome(state, { runId: run.id, flowId: run.flowId, stepId: step.id, kind: kindOf(step), status: 'ok', code: 'branch', detail: { index, then: branch.then } }, run);
     return goTo(state, run, branch.then);
   }
   if ((step.collect ?? []).length === 0 || pendingOf(state, step).length === 0) return advance(state, run);

@@ -54,7 +54,7 @@ export interface Run {
   stayed?: boolean;
   /** Flows chained before this one (`then: { flow }`); a start at hop 5 is refused. */
   hop?: number;
-  /** A side run started by a mention: it never takes a message as its answer while another run asks. */
+  /** Started by a mention, beside the run that took the message (it never takes the floor from an asking run). */
   side?: boolean;
 }
 
