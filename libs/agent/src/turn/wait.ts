@@ -1,6 +1,6 @@
 // Wait steps (engine.md §6): a timer parks the run with a wake `${runId}:${stepId}:${atMs}`; an
-// event wait parks it until `turn({ event })` or its `upTo`. A timer of 10 s or less followed by
-// a say or talk step is no wake: it becomes that message's `afterMs`.
+// event wait parks it until `turn({ event })` or its `upTo`. A timer of 10 s or less, with no
+// `else`, followed by a say or talk step is no wake: it becomes that message's `afterMs`.
 import { intoBusinessHours } from '../clock/business-hours';
 import { parseDuration } from '../clock/duration';
 import { isSayStep, isTalkStep, type WaitStep } from '../types/flow';
@@ -14,7 +14,8 @@ export function enterWait(state: TurnState, run: Run, step: WaitStep): boolean {
   const where = { runId: run.id, flowId: run.flowId, stepId: step.id, kind: 'wait' as const };
   if (typeof step.wait === 'string') {
     const ms = parseDuration(step.wait);
-    if (ms <= INLINE_DELAY_MS && !step.businessHours && speaksNext(state, run, step)) {
+    // A short wait with an `else` waits for a reply: that needs a real wake, however short.
+    if (ms <= INLINE_DELAY_MS && step.else === undefined && !step.businessHours && speaksNext(state, run, step)) {
       state.delays.set(run.id, (state.delays.get(run.id) ?? 0) + ms);
       recordOutcome(state, { ...where, status: 'ok', code: 'inline-delay', detail: { afterMs: ms } }, run);
       return advance(state, run);

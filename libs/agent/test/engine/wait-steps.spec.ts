@@ -82,6 +82,30 @@ describe('timer waits', () => {
     expect(s.outcomes.filter((o) => o.code === 'inline-delay').map((o) => o.detail)).toEqual([{ afterMs: 3000 }, { afterMs: 10_000 }]);
   });
 
+  it('a short wait with an else waits for a reply: a real wake; a reply in time takes else', async () => {
+    const steps: Flow['steps'] = [
+      { id: 'pergunta', say: 'Quer o boleto?' },
+      { id: 'w', wait: '2s', else: 'obrigado' },
+      { id: 'lembrete', say: 'Posso ajudar em algo?', then: 'end' },
+      { id: 'obrigado', say: 'Obrigado por responder!', then: 'end' },
+    ];
+    const a = followUp(steps);
+    const r1 = await a.turn({ sessionId: 's', start: { flow: 'f', key: 'k' } });
+    const key = `f#k:w:${Date.parse(T0) + 2000}`;
+    expect(r1.schedule).toEqual([{ key, at: new Date(Date.parse(T0) + 2000).toISOString() }]);
+    expect(r1.outcomes.some((o) => o.code === 'inline-delay')).toBe(false);
+    a.clock.advance('2s');
+    expect((await a.turn({ sessionId: 's', wake: key })).messages.map((m) => m.text)).toEqual(['Posso ajudar em algo?']);
+
+    const b = followUp(steps);
+    await b.turn({ sessionId: 's', start: { flow: 'f', key: 'k' } });
+    b.clock.advance('1s');
+    const replied = await b.turn({ sessionId: 's', message: 'sim', id: 'm1' });
+    expect(replied.messages.map((m) => m.text)).toEqual(['Obrigado por responder!']);
+    b.clock.advance('1s');
+    expect((await b.turn({ sessionId: 's', wake: key })).outcomes[0].code).toBe('stale-wake');
+  });
+
   it('a short wait before the end, or over 10 s, is a real wake', async () => {
     const a = followUp([{ id: 'a', say: 'Oi' }, { id: 'w', wait: '11s' }, { id: 'b', say: 'Oi de novo' }, { id: 'w2', wait: '5s' }]);
     const r = await a.turn({ sessionId: 's', start: { flow: 'f', key: 'k' } });
