@@ -1,6 +1,6 @@
 import { BullModule } from '@nestjs/bullmq';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { Queue } from 'bullmq';
+import { Queue, UnrecoverableError, Worker } from 'bullmq';
 import { DbModule, PrismaService } from '@switchboard/db';
 import { QUEUES, redisConnection, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
@@ -90,6 +90,36 @@ describe('sweeper', () => {
     await failing!.remove();
     await mods[0].get(Sweeper).sweepOnce();
     expect((await queue.getJob(sweepJobId(m)))?.data.messageId).toBe(m);
+  });
+
+  it('leaves a message alone once its sweep job failed all its attempts (dead-lettered)', async () => {
+    const rows = await createSessionRows(prisma);
+    const [m] = await queueInbound(prisma, rows, ['sempre falha']);
+    await backdate([m], 60_000);
+    await mods[0].get(Sweeper).sweepOnce();
+    const job = await queue.getJob(sweepJobId(m));
+    expect(job?.opts.attempts).toBe(5);
+    // Fail it for good, as a worker does after the last attempt (unrecoverable: no retry left).
+    const worker = new Worker(QUEUES.turns, null, { connection: redisConnection(env.REDIS_URL), prefix: env.QUEUE_PREFIX });
+    try {
+      for (;;) {
+        const next = await worker.getNextJob('test-token');
+        if (!next) throw new Error('the sweep job was not in the queue');
+        if (next.id !== job!.id) {
+          await next.moveToCompleted('not this test', 'test-token', false);
+          continue;
+        }
+        await next.moveToFailed(new UnrecoverableError('boom'), 'test-token', false);
+        break;
+      }
+    } finally {
+      await worker.close();
+    }
+    expect(await queue.getJobState(sweepJobId(m))).toBe('failed');
+
+    await mods[0].get(Sweeper).sweepOnce();
+
+    expect(await queue.getJobState(sweepJobId(m))).toBe('failed');
   });
 
   it('re-adds the job of a scheduled wake whose job is gone, and leaves fired and far-off wakes alone', async () => {

@@ -43,6 +43,17 @@ export const COMMIT_TRANSACTION = { maxWait: 5_000, timeout: 15_000 };
 export const SWEEP_BATCH = 500;
 
 /**
+ * The sweeper's jobs retry with backoff (~5 s, 10 s, 20 s, 40 s) before they fail for good; a
+ * failed one is the message's dead letter: kept a week, visible in the queue, retried by hand.
+ */
+export const SWEEP_JOB_OPTIONS = {
+  attempts: 5,
+  backoff: { type: 'exponential', delay: 5_000 },
+  removeOnComplete: { age: 3600 },
+  removeOnFail: { age: 7 * 24 * 3600 },
+} as const;
+
+/**
  * Delays before a turn job retries after a transient provider failure of the understand call
  * (the engine throws it: nothing ran, the input is retried). The provider's Retry-After wins
  * when it is longer. The last rung repeats.

@@ -5,7 +5,7 @@ import type { Redis } from 'ioredis';
 import { PrismaService } from '@switchboard/db';
 import { QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
-import { SWEEP_BATCH } from '../config/worker-settings';
+import { SWEEP_BATCH, SWEEP_JOB_OPTIONS } from '../config/worker-settings';
 import { REDIS } from '../redis/redis.module';
 import { WakeScheduler, wakeJobId } from '../wakes/wake-scheduler';
 
@@ -87,12 +87,15 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
     let enqueued = 0;
     for (const m of stale) {
       if (await this.hasLiveJob(m.id)) continue;
-      // A finished sweep job keeps its id; remove it so the new one is not deduplicated away.
+      // The sweeper's own job already failed all its attempts: the message is dead-lettered (the
+      // failed job stays visible and can be retried); sweeping it again would loop forever.
+      if ((await this.queue.getJobState(sweepJobId(m.id))) === 'failed') continue;
+      // A completed sweep job keeps its id; remove it so the new one is not deduplicated away.
       await this.queue.remove(sweepJobId(m.id)).catch(() => undefined);
       await this.queue.add(
         'turn',
         { tenantId: m.tenantId, sessionId: m.sessionId, messageId: m.id, acceptedAt: m.createdAt.getTime() },
-        { jobId: sweepJobId(m.id), removeOnComplete: { age: 3600 }, removeOnFail: { age: 7 * 24 * 3600 } },
+        { jobId: sweepJobId(m.id), ...SWEEP_JOB_OPTIONS },
       );
       enqueued++;
     }
