@@ -19,7 +19,7 @@ export async function runAction(state: TurnState, run: Run, step: DoStep): Promi
 
   if ('ok' in result) {
     if (isPlainObject(result.data)) Object.assign(state.session.data, result.data);
-    if (typeof result.spoke === 'string' && result.spoke !== '') {
+    if (typeof result.spoke === 'string' && result.spoke !== '' && !state.input.silent) {
       pushMessage(state, result.spoke, 'verbatim', key, run);
       state.answered = true;
     } else if (result.spoke === true) {

@@ -38,8 +38,12 @@ export async function move(state: TurnState, run: Run): Promise<MoveStop> {
     const go = (moved: boolean): MoveStop | undefined => (moved ? undefined : stopOf(state, run));
 
     if (isSayStep(step)) {
-      pushMessage(state, step.say, 'verbatim', messageKey(run), run);
-      recordOutcome(state, { ...where, kind: 'say', status: 'ok', code: 'said' }, run);
+      if (state.input.silent) {
+        recordOutcome(state, { ...where, kind: 'say', status: 'skipped', code: 'silent' }, run);
+      } else {
+        pushMessage(state, step.say, 'verbatim', messageKey(run), run);
+        recordOutcome(state, { ...where, kind: 'say', status: 'ok', code: 'said' }, run);
+      }
       const stop = go(advance(state, run));
       if (stop) return stop;
       continue;

@@ -121,7 +121,8 @@ function createState(def: AgentDefinition, input: TurnInput, session: Session, n
     trace: [],
     llmCalls: 0,
     usage: undefined,
-    answered: false,
+    // A silenced turn counts as answered from the start: talk steps wait, no idle reply.
+    answered: input.silent === true,
     moves: new Map(),
     queue: [],
     driven: [],

@@ -22,6 +22,11 @@ export interface TurnInput<C = unknown, D = unknown> {
   event?: string;
   /** The event's or start's idempotency key (required with `event`). */
   key?: string;
+  /**
+   * The host sends nothing this turn (a person has the conversation): no speak call and no
+   * message; do, if and wait steps still run, talk steps wait, say steps are skipped (`silent`).
+   */
+  silent?: boolean;
   /** Starts a flow by hand; `key` makes the start idempotent and names the run. */
   start?: { flow: string; key: string };
 }

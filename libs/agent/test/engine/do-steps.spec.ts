@@ -114,3 +114,20 @@ describe('do steps', () => {
     expect(build({ id: 'x', do: 'consultar', with: { pedido: 3 } })).toThrow('parameter "pedido" of action "consultar" must be string, got 3');
   });
 });
+
+describe('a silenced turn', () => {
+  it('runs do steps, skips say steps, sends nothing and leaves talk steps waiting', async () => {
+    const { a, calls } = setup(() => ({ ok: true, spoke: 'não deve sair', data: { status: 'ok' } }), [
+      { id: 'oi', say: 'Olá!' },
+      doStep,
+      { id: 'pergunta', prompt: 'Pergunte algo.' },
+    ]);
+    const r = await a.turn({ sessionId: 's', message: 'oi', id: 'm1', silent: true });
+    expect(r.messages).toEqual([]);
+    expect(calls).toHaveLength(1);
+    expect(r.session.data.status).toBe('ok');
+    expect(r.outcomes.map((o) => [o.stepId ?? o.kind, o.code])).toEqual([['oi', 'silent'], ['consulta', 'action-ok']]);
+    expect(r.trace.filter((t) => t.type === 'model' && t.call === 'speak')).toEqual([]);
+    expect(r.session.runs[0]).toMatchObject({ stepId: 'pergunta', status: 'asking' });
+  });
+});
