@@ -96,6 +96,10 @@ describe('publishing an agent', () => {
     expect(error.code).toBe('flow-configuration');
     expect(error.message).toMatch(/^\[FlowConfigurationError\] flow "booking", step "quote": .*"no-such-tool"/);
     expect(error.details).toMatchObject({ path: ['flows', 0, 'steps', 1, 'tools', 0], pointer: '/flows/0/steps/1/tools/0', engineCode: 'unknown-tool' });
+    // The dry run answers the same, for a viewer too, and also writes nothing.
+    const dry = await adminSend(world.tokens.viewer, 'POST', `/v1/admin/agents/${agent.id}/validate`);
+    expect(dry.status).toBe(422);
+    expect(errorOf(dry.body)).toEqual(error);
     expect(await db.agentVersion.count({ where: { agentId: agent.id } })).toBe(0);
     expect((await db.agent.findUniqueOrThrow({ where: { id: agent.id } })).publishedVersion).toBeNull();
   });
@@ -112,6 +116,9 @@ describe('publishing an agent', () => {
     const toolId = unique('lookup');
     await db.toolDefinition.create({ data: { tenantId: world.tenant.id, toolId, url: 'https://example.test/lookup' } });
     const agent = await createAgent(unique('pub'), validConfig([toolId], [toolId]));
+    const dry = await adminSend(owner, 'POST', `/v1/admin/agents/${agent.id}/validate`);
+    expect(dry.body).toEqual({ agentId: agent.id, warnings: [] });
+    expect(await db.agentVersion.count({ where: { agentId: agent.id } })).toBe(0);
     const first = await adminSend(owner, 'POST', `/v1/admin/agents/${agent.id}/publish`);
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ agentId: agent.id, version: 1 });

@@ -52,6 +52,7 @@ export const ROUTES: readonly RouteCase[] = [
   r('PUT', '/v1/admin/agents/:id', WRITE, (w) => `/v1/admin/agents/${w.agent}`, () => ({ name: 'renamed' })),
   r('DELETE', '/v1/admin/agents/:id', WRITE, (w) => `/v1/admin/agents/${w.agent}`),
   r('POST', '/v1/admin/agents/:id/publish', WRITE, (w) => `/v1/admin/agents/${w.agent}/publish`),
+  r('POST', '/v1/admin/agents/:id/validate', ALL, (w) => `/v1/admin/agents/${w.agent}/validate`),
   r('GET', '/v1/admin/agents/:id/versions', ALL, (w) => `/v1/admin/agents/${w.agent}/versions`),
   r('GET', '/v1/admin/agents/:id/versions/:version', ALL, (w) => `/v1/admin/agents/${w.agent}/versions/1`),
   r('GET', '/v1/admin/agents/:id/diff', ALL, (w) => `/v1/admin/agents/${w.agent}/diff?from=1&to=draft`),

@@ -117,6 +117,15 @@ export class AgentsController {
     return this.publishAgent.execute(user, id);
   }
 
+  @Post(':id/validate')
+  @HttpCode(200)
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'Run the publish checks on the draft without publishing: 200 { warnings } or the same 422 as publish' })
+  validate(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+    if (!isUuid(id)) throw new ResourceNotFoundError('agent', id);
+    return this.publishAgent.check(user, id);
+  }
+
   private async find(user: AdminUser, id: string, db: Prisma.TransactionClient = this.prisma) {
     const row = isUuid(id) ? await db.agent.findFirst({ where: { id, ...tenantScope(user) }, select: agentSelect }) : null;
     if (!row) throw new ResourceNotFoundError('agent', id);

@@ -9,7 +9,7 @@ import { recordAudit } from '../common/audit';
 import { tenantScope } from '../tenant-scope';
 import { assertCredentialOfTenant, knownToolIds } from './agent-references';
 import { versionSelect } from './agent.dto';
-import { validateForPublish } from './validate-for-publish';
+import { validateForPublish, type PublishCheck } from './validate-for-publish';
 
 /** 422 with the engine's own message and the JSON path of the offending value in the config. */
 export class FlowConfigurationRejectedError extends UnprocessableError {
@@ -35,6 +35,16 @@ export interface PublishResult {
 export class PublishAgent {
   constructor(private readonly prisma: PrismaService) {}
 
+  /** The same checks as a publish, writing nothing: for editors that show problems before publishing. */
+  check(user: AdminUser, agentId: string): Promise<{ agentId: string; warnings: FlowWarning[] }> {
+    return adminTransaction(this.prisma, user, async (tx) => {
+      const agent = await tx.agent.findFirst({ where: { id: agentId, ...tenantScope(user) } });
+      if (!agent) throw new ResourceNotFoundError('agent', agentId);
+      const check = await this.validate(tx, agent.tenantId, agent.config);
+      return { agentId, warnings: check.warnings };
+    });
+  }
+
   execute(user: AdminUser, agentId: string): Promise<PublishResult> {
     return adminTransaction(this.prisma, user, async (tx) => {
       const agent = await tx.agent.findFirst({ where: { id: agentId, ...tenantScope(user) } });
@@ -42,14 +52,7 @@ export class PublishAgent {
       // Two publishes of one agent queue here, so each gets its own version number.
       await tx.$queryRaw`SELECT 1 FROM "Agent" WHERE "id" = ${agentId}::uuid FOR UPDATE`;
 
-      let check;
-      try {
-        check = validateForPublish(agent.config, await knownToolIds(tx, agent.tenantId));
-      } catch (err) {
-        if (err instanceof FlowConfigurationError) throw new FlowConfigurationRejectedError(err);
-        throw err;
-      }
-      await assertCredentialOfTenant(tx, agent.tenantId, check.config, []);
+      const check = await this.validate(tx, agent.tenantId, agent.config);
 
       const last = await tx.agentVersion.aggregate({ where: { agentId }, _max: { version: true } });
       const version = (last._max.version ?? 0) + 1;
@@ -69,5 +72,17 @@ export class PublishAgent {
       });
       return { agentId, version, publishedAt: row.publishedAt, warnings: check.warnings };
     });
+  }
+
+  private async validate(tx: Prisma.TransactionClient, tenantId: string, draft: unknown): Promise<PublishCheck> {
+    let check: PublishCheck;
+    try {
+      check = validateForPublish(draft, await knownToolIds(tx, tenantId));
+    } catch (err) {
+      if (err instanceof FlowConfigurationError) throw new FlowConfigurationRejectedError(err);
+      throw err;
+    }
+    await assertCredentialOfTenant(tx, tenantId, check.config, []);
+    return check;
   }
 }

@@ -1,6 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import { PrismaService, type UserRole } from '@switchboard/db';
+import { PinoLogger } from 'nestjs-pino';
 import { ForbiddenRoleError, UnauthenticatedError } from '../admin-errors';
 import { AccessTokenService } from './access-token.service';
 import type { AdminUser } from './admin-user';
@@ -22,6 +23,7 @@ export class AdminAuthGuard implements CanActivate {
     private readonly reflector: Reflector,
     private readonly tokens: AccessTokenService,
     private readonly prisma: PrismaService,
+    private readonly logger: PinoLogger,
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -31,6 +33,8 @@ export class AdminAuthGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<AdminRequest>();
     const user = await this.authenticate(request.headers.authorization);
     request.adminUser = user;
+    // Every log line of the request (and its "request completed" line) names who made it.
+    this.logger.assign({ userId: user.id, tenantId: user.tenantId ?? undefined });
 
     const allowed = this.reflector.getAllAndOverride<UserRole[] | undefined>(ROLES_KEY, targets) ?? [];
     if (!allowed.includes(user.role)) throw new ForbiddenRoleError(user.role, allowed);
