@@ -10,16 +10,15 @@ import { drainQueue, drive } from './drive';
 import { settleFloor } from './floor';
 import { idleSpeak } from './idle';
 import { decide } from './route';
-import { isLive } from './triggers';
 import { loadSession } from './session';
 import { armSilence } from './silence';
 import { type DeltaSink, recordOutcome, type TurnState } from './state';
-import { mentionable } from './triggers';
-import { understand } from './understand';
-import { leaveWait } from './wait';
+import { isLive, mentionable } from './triggers';
 import { eventTurn, startTurn, wakeTurn } from './input-turns';
 import { noteInput, skip, type UnchangedCode } from './inputs';
 import { startRun, suspend } from './runs';
+import { understand } from './understand';
+import { leaveWait } from './wait';
 
 export async function runTurn(def: AgentDefinition, input: TurnInput, sink?: DeltaSink): Promise<TurnResult> {
   const loaded = await loadSession(def, input);

@@ -1,9 +1,8 @@
 // A run's life: start, step to step, chain, suspend, resume, end. Pure bookkeeping on the session.
 import { type Flow, isDoStep, isIfStep, isSayStep, isWaitStep, type Step, type StepTarget } from '../types/flow';
-import type { OutcomeKind } from '../types/outcome';
+import type { OutcomeCode, OutcomeKind } from '../types/outcome';
 import type { Run } from '../types/session';
 import type { EndReason } from '../types/turn';
-import type { OutcomeCode } from '../types/outcome';
 import { HOP_LIMIT, STEP_LOOP_LIMIT } from './definition';
 import { isoAt, recordOutcome, type TurnState } from './state';
 

@@ -55,8 +55,9 @@ export function firing(state: TurnState, test: (t: Trigger) => boolean): FiringT
 
 /** The first mention trigger of each flow that may fire. */
 export function mentionable(state: TurnState): FiringTrigger[] {
-  const seen = new Set<string>();
-  return firing(state, isMentionTrigger).filter((f) => !seen.has(f.flow.id) && seen.add(f.flow.id) !== undefined);
+  const firstPerFlow = new Map<string, FiringTrigger>();
+  for (const f of firing(state, isMentionTrigger)) if (!firstPerFlow.has(f.flow.id)) firstPerFlow.set(f.flow.id, f);
+  return [...firstPerFlow.values()];
 }
 
 /** Phrases the understand call scores a flow by: message and mention phrases. */

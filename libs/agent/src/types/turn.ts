@@ -41,7 +41,7 @@ export interface OutgoingMessage {
   afterMs?: number;
 }
 
-export type EndReason = 'completed' | 'failed' | 'step-loop' | 'chained' | 'reset';
+export type EndReason = 'completed' | 'failed' | 'step-loop';
 
 export type EndedRun = Run & { reason: EndReason; code?: string };
 
