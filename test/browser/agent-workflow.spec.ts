@@ -4,24 +4,18 @@ import type { PrismaClient } from '@switchboard/db';
 import type { Browser, Page } from 'playwright-core';
 import { createTenant, createUser, openDb, unique } from '../integration/admin/support/admin-fixtures';
 import { startWorker, type WorkerProcess } from '../support/worker-process';
+import { buildAgentWithStaleStepTool, chatInPlayground, fixAndPublish, publishAndSeeStepError } from './support/agent-steps';
 import { launchChromium } from './support/chromium';
 import { ensureConsoleBuilt } from './support/console-build';
-import { addChips, choose, notified, openConsole } from './support/console-page';
+import { choose, openConsole, openList } from './support/console-page';
 
-// The whole tenant workflow in a real browser against the real API and a real worker: build an
-// agent with fields, a three-step flow and tool allow-lists; see the engine refuse a step tool the
-// agent does not allow, at that step; fix and publish; chat with it in the playground.
-jest.setTimeout(300_000);
+// The tenant workflow in a real browser against the real API, database and a real worker: build
+// an agent with two fields, a three-step flow and tool allow-lists; see the engine refuse a step
+// tool the agent does not allow, at that step; fix and publish; chat with it in the playground;
+// find the turn's LLM calls on the dashboard and in the session; create a channel and its key.
+jest.setTimeout(480_000);
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
-
-// The offline model: the understand call routes to the flow, every speak call asks.
-const SCRIPT = JSON.stringify({
-  rules: [
-    { call: 'understand', flows: { hospedagem: 90 } },
-    { call: 'speak', reply: 'Claro! Em qual cidade e para quantas pessoas?' },
-  ],
-});
 
 let db: PrismaClient;
 let browser: Browser;
@@ -41,87 +35,106 @@ afterAll(async () => {
   await db?.$disconnect();
 });
 
-async function addStep(page: Page, index: number, id: string, kind: RegExp) {
-  const flow = page.getByTestId('flow-0');
-  if (index > 0) await flow.getByRole('button', { name: 'Add step' }).click();
-  const step = page.getByTestId(`flow-0-step-${index}`);
-  await step.getByLabel('Step id').fill(id);
-  await choose(page, step, 'Kind', kind);
-  return step;
+async function createChannelAndKey(page: Page, agentName: string): Promise<{ key: string; secret: string }> {
+  await openList(page, 'Channels');
+  await page.getByRole('link', { name: 'Create' }).click();
+  await page.getByRole('button', { name: 'Save' }).waitFor();
+  await page.getByRole('textbox', { name: /^Name/ }).fill('WhatsApp');
+  await choose(page, page, /^Agent/, agentName);
+  await page.getByRole('button', { name: 'Save' }).click();
+  const secret = (await page.getByTestId('one-time-secret').textContent()) ?? '';
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+
+  await page.getByRole('button', { name: 'Create API key' }).click();
+  await page.getByLabel('Key name (optional)').fill('production');
+  await page.getByRole('button', { name: 'Create', exact: true }).click();
+  const key = (await page.getByTestId('one-time-secret').textContent()) ?? '';
+  await page.getByRole('button', { name: 'I have copied it' }).click();
+  await page.getByTestId('api-keys').getByRole('row').filter({ hasText: 'production' }).waitFor();
+  return { key, secret };
 }
 
-describe('building an agent in the console', () => {
-  it('creates an agent with fields and a three-step flow, shows the engine error at the step, publishes, and chats', async () => {
+describe('the console, end to end', () => {
+  it('builds, publishes and chats with an agent, shows its usage, and creates a channel key shown once', async () => {
     const t = await createTenant(db);
     const owner = await createUser(db, 'owner', t.tenant.id);
     const agentName = unique('Concierge');
     const { page, close } = await openConsole(browser, owner.email);
     try {
-      await page.getByRole('menuitem', { name: 'Agents' }).click();
-      await page.getByRole('link', { name: 'Create' }).click();
-      await page.getByLabel('Name').fill(agentName);
-      await page.getByLabel('Model').fill('concierge-script');
-      await page.getByLabel('Script rules (JSON)').fill(SCRIPT);
-      await page.getByRole('button', { name: 'Save' }).click();
-      // Created: the edit page with its tabs.
-      await page.getByRole('tab', { name: 'Fields' }).click();
-
-      await page.getByRole('button', { name: 'Add field' }).click();
-      await page.getByTestId('field-0').getByLabel('Slug').fill('cidade');
-      await page.getByTestId('field-0').getByLabel('How to ask for it').fill('Pergunte a cidade.');
-      await page.getByRole('button', { name: 'Add field' }).click();
-      await page.getByTestId('field-1').getByLabel('Slug').fill('hospedes');
-      await choose(page, page.getByTestId('field-1'), 'Type', 'integer');
-
-      await page.getByRole('tab', { name: 'Tools & behaviour' }).click();
-      await page.getByLabel(/^preco — code/).check();
-      await page.getByLabel(/^reservar — code/).check();
-
-      await page.getByRole('tab', { name: 'Flows' }).click();
-      await page.getByRole('button', { name: 'Add flow' }).click();
-      const flow = page.getByTestId('flow-0');
-      await flow.getByLabel('Flow id').fill('hospedagem');
-      await flow.getByLabel('Name', { exact: true }).fill('Hospedagem');
-      await addChips(page.getByTestId('flow-0-trigger-0'), 'Example phrases', ['quero reservar um quarto', '!cancelar reserva']);
-
-      const collect = await addStep(page, 0, 'onde', /^Collect/);
-      await collect.getByLabel('cidade').check();
-      await collect.getByLabel('hospedes').check();
-      const offer = await addStep(page, 1, 'oferta', /^Prompt/);
-      await offer.getByLabel('Prompt', { exact: true }).fill('Apresente o preço da diária.');
-      await offer.getByLabel('preco').check();
-      await offer.getByLabel('reservar').check();
-      const thanks = await addStep(page, 2, 'obrigado', /^Say/);
-      await thanks.getByLabel('Text to send, word for word').fill('Obrigado pelo contato!');
-
-      // The agent stops allowing `reservar`, which the second step still names.
-      await page.getByRole('tab', { name: 'Tools & behaviour' }).click();
-      await page.getByLabel(/^reservar — code/).uncheck();
-      await page.getByRole('button', { name: 'Save draft' }).click();
-      await notified(page, 'Element updated');
-
-      await page.getByRole('button', { name: 'Publish' }).click();
-      // The engine's message, in the step it concerns (the Flows tab opens by itself).
-      const error = page.getByTestId('flow-0-step-1').getByTestId('publish-error-here');
-      await error.waitFor();
-      expect(await error.textContent()).toMatch(/FlowConfigurationError.*oferta.*reservar/);
+      await buildAgentWithStaleStepTool(page, agentName);
+      const error = await publishAndSeeStepError(page, SCREENSHOTS);
+      expect(error).toContain('[FlowConfigurationError] flow "hospedagem", step "oferta"');
+      expect(error).toContain('"reservar"');
+      // Only the step it concerns shows it.
       await expect(page.getByTestId('flow-0-step-0').getByTestId('publish-error-here').count()).resolves.toBe(0);
-      await page.getByTestId('publish-error').waitFor();
-      await page.screenshot({ path: join(SCREENSHOTS, 'flow-editor.png'), fullPage: true });
+      await expect(page.getByTestId('flow-0-step-2').getByTestId('publish-error-here').count()).resolves.toBe(0);
 
-      // Fix: untick the tool at the step, save, publish.
-      await offer.getByLabel(/^reservar \(not in the agent's allow-list\)/).uncheck();
-      await page.getByRole('button', { name: 'Save draft' }).click();
-      await notified(page, 'Element updated');
-      await page.getByRole('button', { name: 'Publish' }).click();
-      await notified(page, 'Published version 1');
-      await expect(page.getByTestId('publish-error').count()).resolves.toBe(0);
-
+      await fixAndPublish(page);
+      await page.getByTestId('publish-error').waitFor({ state: 'detached' });
       await page.getByRole('tab', { name: 'Versions' }).click();
-      const versions = page.getByTestId('versions');
-      await versions.getByRole('row').filter({ hasText: 'owner user' }).waitFor();
-    } finally {
-      await close();
+      await page.getByTestId('versions').getByRole('row').filter({ hasText: 'owner user' }).waitFor();
+
+      // The playground posts through /v1/messages?wait=15 with its own channel key; the worker
+      // runs the published version: one understand call and one speak call.
+      const reply = await chatInPlayground(page, agentName, 'quero reservar um quarto');
+      expect(reply).toBe('Claro! Em qual cidade e para quantas pessoas?');
+      const turnCalls = page.getByTestId('playground-turns').getByTestId('turn-llm-calls');
+      await turnCalls.first().waitFor();
+      await expect(turnCalls.allTextContents()).resolves.toEqual(['2']);
+
+      await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+      await page.getByTestId('stat-llmCalls').getByText('2', { exact: true }).waitFor();
+      await page.getByTestId('usage-llmCalls').getByText('2', { exact: true }).waitFor();
+      await page.getByTestId('chart-llm-calls').locator('canvas').first().waitFor();
+      await page.getByTestId('chart-outcomes').locator('canvas').first().waitFor();
+      await page.screenshot({ path: join(SCREENSHOTS, 'dashboard.png'), fullPage: true });
+
+      await openList(page, 'Sessions');
+      await page.getByRole('row').filter({ hasText: 'playground-' }).click();
+      await page.getByTestId('transcript').getByText('Claro! Em qual cidade e para quantas pessoas?').waitFor();
+      const turn = page.getByTestId('turns').getByRole('row').filter({ hasText: 'asked' });
+      await turn.waitFor();
+      expect(await turn.getByRole('cell').allTextContents()).toContain('2');
+      await page.screenshot({ path: join(SCREENSHOTS, 'session.png'), fullPage: true });
+
+      const { key, secret } = await createChannelAndKey(page, agentName);
+      expect(secret).toMatch(/^whsec_/);
+      expect(key.length).toBeGreaterThan(20);
+      // Shown once: after the dialog only its prefix is on the page.
+      const keyRow = page.getByTestId('api-keys').getByRole('row').filter({ hasText: 'production' });
+      expect(await keyRow.textContent()).toContain(key.slice(0, 8));
+      expect(await page.content()).not.toContain(key);
+    } catch (err) {
+      await close(err);
+      throw err;
     }
+    await close();
+  });
+
+  it('shows a viewer no create, edit or publish controls', async () => {
+    const t = await createTenant(db);
+    const viewer = await createUser(db, 'viewer', t.tenant.id);
+    const { page, close } = await openConsole(browser, viewer.email);
+    try {
+      await openList(page, 'Agents');
+      await page.getByRole('cell', { name: 'Agent', exact: true }).click();
+      await page.waitForURL(/#\/agents\/[^/]+\/show/);
+      await page.getByText('Draft config').waitFor();
+      await expect(page.getByRole('link', { name: 'Edit' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('button', { name: 'Publish' }).count()).resolves.toBe(0);
+
+      await openList(page, 'Channels');
+      const web = page.getByRole('cell', { name: 'Web', exact: true });
+      await web.waitFor();
+      await expect(page.getByRole('link', { name: 'Create' }).count()).resolves.toBe(0);
+      await web.click();
+      await page.getByTestId('api-keys').waitFor();
+      await expect(page.getByRole('button', { name: 'Create API key' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('menuitem', { name: 'Audit log' }).count()).resolves.toBe(0);
+    } catch (err) {
+      await close(err);
+      throw err;
+    }
+    await close();
   });
 });

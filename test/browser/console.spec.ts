@@ -51,7 +51,6 @@ describe('the console in a browser', () => {
     await page.getByTestId('stat-sessions').getByText('1', { exact: true }).waitFor();
     await page.getByTestId('stat-messages').getByText('3', { exact: true }).waitFor();
     await page.getByTestId('stat-llmCalls').getByText('7', { exact: true }).waitFor();
-    await page.screenshot({ path: join(SCREENSHOTS, 'dashboard.png') });
 
     await page.getByRole('menuitem', { name: 'Sessions' }).click();
     const row = page.getByRole('row').filter({ hasText: externalKey });
@@ -72,7 +71,6 @@ describe('the console in a browser', () => {
     await turn.waitFor();
     const cells = await turn.getByRole('cell').allTextContents();
     expect(cells).toEqual(expect.arrayContaining(['7', '1,234', '56', 'answered']));
-    await page.screenshot({ path: join(SCREENSHOTS, 'session.png'), fullPage: true });
 
     // The Messages list names each message's session through a reference (react-admin getMany).
     await page.getByRole('menuitem', { name: 'Messages' }).click();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { addChips, choose, notified } from './console-page';
+import { addChips, choose, notified, openList } from './console-page';
 
 // The offline model: the understand call routes to the flow, every speak call asks.
 export const SCRIPT = JSON.stringify({
@@ -24,9 +24,10 @@ async function addStep(page: Page, index: number, id: string, kind: RegExp) {
  * names `reservar` after the agent stopped allowing it. Saves the draft; ends on the edit page.
  */
 export async function buildAgentWithStaleStepTool(page: Page, name: string): Promise<void> {
-  await page.getByRole('menuitem', { name: 'Agents' }).click();
+  await openList(page, 'Agents');
   await page.getByRole('link', { name: 'Create' }).click();
-  await page.waitForURL(/#\/agents\/create/);
+  // The list (whose search box is also named "Name") may linger a moment after the address changes.
+  await page.getByRole('button', { name: 'Save' }).waitFor();
   await page.getByRole('textbox', { name: /^Name/ }).fill(name);
   await page.getByRole('textbox', { name: /^Model/ }).fill('concierge-script');
   await page.getByLabel('Script rules (JSON)').fill(SCRIPT);

@@ -1,8 +1,15 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { apiUrl, PASSWORD } from '../../integration/admin/support/admin-fixtures';
 
-/** A fresh browser context logged into the console as `email`; waits for the dashboard. */
-export async function openConsole(browser: Browser, email: string): Promise<{ page: Page; close: () => Promise<void> }> {
+const FAILURES = join(__dirname, '..', '..', '..', '.tmp');
+
+/**
+ * A fresh browser context logged into the console as `email`; waits for the dashboard.
+ * `close(failed)` saves a screenshot under .tmp/ first when the test failed, to see why.
+ */
+export async function openConsole(browser: Browser, email: string): Promise<{ page: Page; close: (failed?: unknown) => Promise<void> }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   // Generous: the machine may be busy with other suites, and the first load parses ~1 MB of JS.
@@ -12,7 +19,14 @@ export async function openConsole(browser: Browser, email: string): Promise<{ pa
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByTestId('stat-sessions').waitFor();
-  return { page, close: () => context.close() };
+  const close = async (failed?: unknown) => {
+    if (failed) {
+      mkdirSync(FAILURES, { recursive: true });
+      await page.screenshot({ path: join(FAILURES, `console-failure-${Date.now()}.png`), fullPage: true }).catch(() => undefined);
+    }
+    await context.close();
+  };
+  return { page, close };
 }
 
 /** Picks `option` in the MUI select labelled `label` inside `scope`. */
@@ -35,4 +49,13 @@ export async function addChips(scope: Locator, label: string, values: string[]):
 /** Waits for a react-admin notification containing `text`. */
 export async function notified(page: Page, text: string | RegExp): Promise<void> {
   await page.getByRole('alert').filter({ hasText: text }).first().waitFor();
+}
+
+/**
+ * Opens a list from the menu and waits until it has loaded: the list syncs its query into the
+ * address once mounted, which would undo a navigation made before that (e.g. to Create).
+ */
+export async function openList(page: Page, menu: string): Promise<void> {
+  await page.getByRole('menuitem', { name: menu }).click();
+  await page.locator('.RaDatagrid-table, [class*="RaEmpty"], [class*="RaList-noResults"]').first().waitFor();
 }
