@@ -1,6 +1,6 @@
 // engine.md §6 triggers: mention (side runs), event (with after), silence follow-ups, repeat
 // (once, always, cooldown), then: { flow } chaining with its hop limit, onEnd, manual starts.
-import { type Flow, TurnInputError } from '@falai/agent';
+import { type Flow, pendingWakes, TurnInputError } from '@falai/agent';
 import { agent, model, says, T0 } from './support';
 
 const ms = (iso: string) => Date.parse(iso);
@@ -58,6 +58,25 @@ describe('event triggers', () => {
     expect(r2.session.wakes).toBeUndefined();
     // Fired once: the same wake again is stale.
     expect((await a.turn({ sessionId: 's', wake: `event:nps:d1:${due}` })).outcomes[0].code).toBe('stale-wake');
+  });
+});
+
+describe('delayed starts that can no longer start', () => {
+  it('read stale-wake, and the next changed turn drops them from the session', async () => {
+    const a = agent({
+      provider: model(says('Qual nota?')),
+      fields: { nota: { type: 'integer' } },
+      flows: [{ id: 'nps', name: 'NPS', on: [{ event: 'entrega', after: '1h' }], steps: [{ id: 'q', collect: ['nota'] }] }],
+      idle: 'silent',
+    });
+    const r1 = await a.turn({ sessionId: 's', event: 'entrega', key: 'd1' });
+    await a.turn({ sessionId: 's', start: { flow: 'nps', key: 'manual' } });
+    a.clock.advance('1h');
+    const stale = await a.turn({ sessionId: 's', wake: r1.schedule[0].key });
+    expect(stale).toMatchObject({ changed: false, outcomes: [expect.objectContaining({ code: 'stale-wake' })] });
+    expect(pendingWakes(stale.session).map((w) => w.key)).toEqual([r1.schedule[0].key]);
+    const next = await a.turn({ sessionId: 's', message: '9', id: 'm1' });
+    expect(next.session.wakes).toBeUndefined();
   });
 });
 
