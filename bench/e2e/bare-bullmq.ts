@@ -1,6 +1,7 @@
 import { Queue } from 'bullmq';
 import { redisConnection } from '@switchboard/queue';
 import { startServingScript, type ServingScript } from '../support/child-script';
+import { cpuMsPer, cpuSnapshot } from '../support/cpu-usage';
 import { sleep, summarize, type LatencySummary } from '../support/stats';
 import { poissonSchedule, runOpenLoop } from './poisson';
 
@@ -33,7 +34,7 @@ export interface HalfLoadFigure {
   added: LatencySummary;
 }
 
-export async function runBareBullmq(spec: BareSpec): Promise<{ peak: ThroughputFigure; half: HalfLoadFigure }> {
+export async function runBareBullmq(spec: BareSpec): Promise<{ peak: ThroughputFigure & { cpuMsPerJob: Record<string, number> }; half: HalfLoadFigure }> {
   const queue = new Queue(QUEUE, { prefix: spec.prefix, connection: redisConnection(spec.redisUrl) });
   const workers: ServingScript[] = [];
   try {
@@ -52,12 +53,15 @@ export async function runBareBullmq(spec: BareSpec): Promise<{ peak: ThroughputF
     // Peak: a backlog of jobs, released at once; jobs per second until the last one is acked.
     await queue.pause();
     await queue.addBulk(Array.from({ length: spec.jobs }, (_, i) => ({ name: 'peak', data: { i } })));
+    const pids = { worker: workers.map((w) => w.child.pid!), bench: [process.pid] };
+    const cpu0 = cpuSnapshot(pids);
     const t0 = Date.now();
     await queue.resume();
     await waitForCompleted(queue, spec.jobs, spec.timeoutMs);
+    const cpu1 = cpuSnapshot(pids);
     const peakJobs = (await queue.getJobs(['completed'], 0, -1)).filter((j) => j.name === 'peak');
     const t1 = Math.max(...peakJobs.map((j) => j.finishedOn ?? 0));
-    const peak = figure(peakJobs.length, t1 - t0);
+    const peak = { ...figure(peakJobs.length, t1 - t0), cpuMsPerJob: cpuMsPer(cpu0, cpu1, peakJobs.length) };
 
     // Half of peak: jobs arrive one by one (Poisson) at half the peak rate; added latency is
     // add → acked minus the simulated model time.

@@ -7,7 +7,7 @@ import { loadAverage } from '../support/machine';
 import { captureProfile, LOG_DIR, profilerSetup, startApiProcess, startWorkerProcesses } from '../support/processes';
 import type { BenchContext, BenchResult, Table, TargetCheck } from '../support/results';
 import { fmt, percentOf } from '../support/stats';
-import { runBareBullmq, type HalfLoadFigure, type ThroughputFigure } from './bare-bullmq';
+import { runBareBullmq } from './bare-bullmq';
 import { benchAgentConfig } from './bench-agent';
 import { runPlatform, type PlatformRun } from './platform';
 
@@ -25,7 +25,7 @@ interface Scenario {
   processes: number;
   concurrencyPerProcess: number;
   platform: PlatformRun;
-  bare: { peak: ThroughputFigure; half: HalfLoadFigure };
+  bare: Awaited<ReturnType<typeof runBareBullmq>>;
 }
 
 export async function runE2eBench(ctx: BenchContext & { profile?: boolean }): Promise<BenchResult> {
@@ -123,13 +123,24 @@ function report(
   const tables: Table[] = [
     {
       title: 'End to end: peak throughput (backlog of N×M messages released at once)',
-      columns: ['model latency', 'workers × concurrency', 'platform msg/s', 'bare BullMQ jobs/s', 'platform / bare', 'CPU % (worker / API / postgres / redis / machine)'],
+      columns: [
+        'model latency',
+        'workers × concurrency',
+        'platform msg/s',
+        'bare BullMQ jobs/s',
+        'platform / bare',
+        'CPU % (worker / API / postgres / redis / machine)',
+        'CPU ms per message (worker / API / postgres / redis)',
+        'bare CPU ms per job (worker / redis)',
+      ],
       rows: scenarios.map((s) => [
         ...label(s),
         fmt(s.platform.peak.perSec),
         fmt(s.bare.peak.perSec),
         percentOf(s.platform.peak.perSec, s.bare.peak.perSec),
         cpuCell(s.platform.peak.cpu),
+        [s.platform.peak.cpuMsPerMessage.worker, s.platform.peak.cpuMsPerMessage.api, s.platform.peak.cpuMsPerMessage.postgres, s.platform.peak.cpuMsPerMessage.redis].map(fmt).join(' / '),
+        [s.bare.peak.cpuMsPerJob.worker, s.bare.peak.cpuMsPerJob.redis].map(fmt).join(' / '),
       ]),
     },
     {

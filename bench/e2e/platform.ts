@@ -2,7 +2,7 @@ import { Queue } from 'bullmq';
 import type { PrismaClient } from '@switchboard/db';
 import { QUEUES, redisConnection } from '@switchboard/queue';
 import type { ApiHandle } from '../support/processes';
-import { cpuPercent, cpuSnapshot } from '../support/cpu-usage';
+import { cpuMsPer, cpuPercent, cpuSnapshot } from '../support/cpu-usage';
 import { sleep, summarize } from '../support/stats';
 import { figure, type HalfLoadFigure, type ThroughputFigure } from './bare-bullmq';
 import { MessagePoster, sessionMessages } from './message-poster';
@@ -30,7 +30,7 @@ export interface PlatformSpec {
 }
 
 export interface PlatformRun {
-  peak: ThroughputFigure & { cpu: Record<string, number> };
+  peak: ThroughputFigure & { cpu: Record<string, number>; cpuMsPerMessage: Record<string, number> };
   half: HalfLoadFigure & { cpu: Record<string, number>; acceptedToCommitted: ReturnType<typeof summarize>; modelMs: ReturnType<typeof summarize> };
   answered: number;
   failed: number;
@@ -58,13 +58,14 @@ export async function runPlatform(spec: PlatformSpec): Promise<PlatformRun> {
     const t0 = Date.now();
     await queue.resume();
     await waitUntilAnswered(spec, 'peak', spec.timeoutMs);
-    const peakCpu = cpuPercent(cpu0, cpuSnapshot(spec.pids), (Date.now() - t0) / 1000);
+    const cpuAfterPeak = cpuSnapshot(spec.pids);
+    const peakCpu = cpuPercent(cpu0, cpuAfterPeak, (Date.now() - t0) / 1000);
     const [{ count, last }] = await spec.prisma.$queryRawUnsafe<{ count: bigint; last: Date }[]>(
       `SELECT count(*) AS count, max(m."answeredAt") AS last FROM "Message" m JOIN "Session" s ON s.id = m."sessionId"
         WHERE m."tenantId" = $1::uuid AND m.direction = 'inbound' AND s."externalKey" LIKE 'peak-%'`,
       spec.tenantId,
     );
-    const peak = { ...figure(Number(count), last.getTime() - t0), cpu: peakCpu };
+    const peak = { ...figure(Number(count), last.getTime() - t0), cpu: peakCpu, cpuMsPerMessage: cpuMsPer(cpu0, cpuAfterPeak, Number(count)) };
     await spec.afterPeak?.();
 
     // Half of peak: new sessions, Poisson arrivals at half the peak rate, round robin over sessions.

@@ -3,6 +3,7 @@ import { createTenantFixture } from '../../test/support/fixtures';
 import { BenchEnv } from '../support/bench-env';
 import { runScriptForJson, startServingScript } from '../support/child-script';
 import { summarizeProfile } from '../support/cpu-profile';
+import { cpuSnapshot } from '../support/cpu-usage';
 import { loadAverage } from '../support/machine';
 import { captureProfile, LOG_DIR, profilerSetup, startApiProcess } from '../support/processes';
 import type { BenchContext, BenchResult, Table } from '../support/results';
@@ -30,21 +31,22 @@ export async function runIngestBench(ctx: BenchContext & { profile?: boolean }):
     const fixture = await createTenantFixture(prisma);
     const base: Omit<LoadSpec, 'url' | 'headers'> = { sessions: size.sessions, connections: size.connections, durationS: size.durationS, warmupS: size.warmupS };
 
-    const bareRuns: LoadResult[] = [];
-    const apiRuns: LoadResult[] = [];
+    const bareRuns: Measured[] = [];
+    const apiRuns: Measured[] = [];
     const apiUrl = (baseUrl: string): LoadSpec => ({ ...base, url: `${baseUrl}/v1/messages`, headers: { authorization: `Bearer ${fixture.apiKey}` } });
     for (let round = 1; round <= size.rounds; round++) {
       const bare = await startServingScript(BARE_SERVER);
       try {
         ctx.log(`ingest round ${round}: bare Fastify`);
-        bareRuns.push(await runScriptForJson<LoadResult>(LOAD_GENERATOR, [JSON.stringify({ ...base, url: `http://127.0.0.1:${String(bare.hello.port)}/v1/messages`, headers: {} })]));
+        const spec = { ...base, url: `http://127.0.0.1:${String(bare.hello.port)}/v1/messages`, headers: {} };
+        bareRuns.push(await measured(bare.child.pid!, spec));
       } finally {
         await bare.stop();
       }
       const api = await startApiProcess(`ingest-api-${round}`, env.appEnv(), ctx.built);
       try {
         ctx.log(`ingest round ${round}: POST /v1/messages (${ctx.built ? 'built' : 'source'} API)`);
-        apiRuns.push(await runScriptForJson<LoadResult>(LOAD_GENERATOR, [JSON.stringify(apiUrl(api.baseUrl))]));
+        apiRuns.push(await measured(api.pid, apiUrl(api.baseUrl)));
       } finally {
         await api.stop();
       }
@@ -77,7 +79,7 @@ export async function runIngestBench(ctx: BenchContext & { profile?: boolean }):
     const tables: Table[] = [
       {
         title: 'Ingest: requests per second and latency (ms) under load',
-        columns: ['server', 'round', 'req/s', 'p50', 'p95', 'p99', 'max', 'non-2xx', 'errors'],
+        columns: ['server', 'round', 'req/s', 'p50', 'p95', 'p99', 'max', 'non-2xx', 'errors', 'CPU ms/request (server / postgres / redis)'],
         rows: [
           ...bareRuns.map((r, i) => row('bare Fastify route (202)', i + 1, r)),
           ...apiRuns.map((r, i) => row('POST /v1/messages (API)', i + 1, r)),
@@ -85,8 +87,8 @@ export async function runIngestBench(ctx: BenchContext & { profile?: boolean }):
       },
       {
         title: 'Ingest: ratio (best round of each)',
-        columns: ['API req/s', 'bare req/s', 'API / bare', 'messages stored', '202s counted'],
-        rows: [[fmt(bestApi.rps), fmt(bestBare.rps), percentOf(bestApi.rps, bestBare.rps), stored, accepted]],
+        columns: ['API req/s', 'bare req/s', 'API / bare', 'CPU per request, bare / API (all processes)', 'messages stored', '202s counted'],
+        rows: [[fmt(bestApi.rps), fmt(bestBare.rps), percentOf(bestApi.rps, bestBare.rps), percentOf(totalCpu(bestBare), totalCpu(bestApi)), stored, accepted]],
       },
     ];
     const notes: string[] = [];
@@ -126,12 +128,36 @@ export async function runIngestBench(ctx: BenchContext & { profile?: boolean }):
   }
 }
 
-function best(runs: LoadResult[]): LoadResult {
+interface Measured extends LoadResult {
+  /** CPU milliseconds per answered request (warm-up included) of the server, Postgres and Redis. */
+  cpuMsPerRequest: { server: number; postgres: number; redis: number };
+}
+
+/**
+ * Runs the load generator against a server and reads the CPU time the server, Postgres and Redis
+ * spent on it: CPU per request does not depend on how busy the shared machine is, requests per
+ * second does.
+ */
+async function measured(serverPid: number, spec: LoadSpec): Promise<Measured> {
+  const before = cpuSnapshot({ server: [serverPid] });
+  const r = await runScriptForJson<LoadResult>(LOAD_GENERATOR, [JSON.stringify(spec)]);
+  const after = cpuSnapshot({ server: [serverPid] });
+  const answered = Math.max(1, r.ok + r.warmupOk);
+  const per = (k: string): number => Math.round(((Math.max(0, after[k] - before[k]) * 1000) / answered) * 100) / 100;
+  return { ...r, cpuMsPerRequest: { server: per('server'), postgres: per('postgres'), redis: per('redis') } };
+}
+
+function best<T extends LoadResult>(runs: T[]): T {
   return runs.reduce((a, b) => (b.rps > a.rps ? b : a));
 }
 
-function row(server: string, round: number, r: LoadResult): (string | number)[] {
-  return [server, round, fmt(r.rps), fmt(r.latencyMs.p50), fmt(r.latencyMs.p95), fmt(r.latencyMs.p99), fmt(r.latencyMs.max), r.non2xx, r.errors];
+function row(server: string, round: number, r: Measured): (string | number)[] {
+  const cpu = r.cpuMsPerRequest;
+  return [server, round, fmt(r.rps), fmt(r.latencyMs.p50), fmt(r.latencyMs.p95), fmt(r.latencyMs.p99), fmt(r.latencyMs.max), r.non2xx, r.errors, `${fmt(cpu.server)} / ${fmt(cpu.postgres)} / ${fmt(cpu.redis)}`];
+}
+
+function totalCpu(r: Measured): number {
+  return r.cpuMsPerRequest.server + r.cpuMsPerRequest.postgres + r.cpuMsPerRequest.redis;
 }
 
 export function profileTable(title: string, shares: { name: string; percent: number }[]): Table {

@@ -15,6 +15,8 @@ export interface LoadSpec {
 }
 
 export interface LoadResult {
+  /** 2xx answers during the warm-up (not in the figures, but in the server's CPU time). */
+  warmupOk: number;
   requests: number;
   ok: number;
   non2xx: number;
@@ -59,13 +61,14 @@ function fire(spec: LoadSpec, durationS: number, samples?: number[]): Promise<au
 
 async function main(): Promise<void> {
   const spec = JSON.parse(process.argv[2] ?? '{}') as LoadSpec;
-  if (spec.warmupS > 0) await fire(spec, spec.warmupS);
+  const warmup = spec.warmupS > 0 ? await fire(spec, spec.warmupS) : undefined;
   const samples: number[] = [];
   const started = process.hrtime.bigint();
   const result = await fire(spec, spec.durationS, samples);
   const elapsedS = Number(process.hrtime.bigint() - started) / 1e9;
   samples.sort((a, b) => a - b);
   const out: LoadResult = {
+    warmupOk: warmup?.['2xx'] ?? 0,
     requests: result.requests.sent,
     ok: result['2xx'],
     non2xx: result.non2xx,

@@ -5,9 +5,9 @@ import { ROOT } from './processes';
 // generates or the baseline it serves does not share an event loop with what is measured.
 
 /** Runs `script` to the end and returns the last JSON line it printed on stdout. */
-export function runScriptForJson<T>(script: string, args: string[], env: Record<string, string> = {}): Promise<T> {
+export function runScriptForJson<T>(script: string, args: string[], env: Record<string, string> = {}, nodeFlags: string[] = []): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const child = spawn(process.execPath, ['-r', '@swc-node/register', script, ...args], {
+    const child = spawn(process.execPath, [...nodeFlags, '-r', '@swc-node/register', script, ...args], {
       cwd: ROOT,
       env: { ...process.env, ...env },
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -59,3 +59,13 @@ export function cpuPercent(before: Record<string, number>, after: Record<string,
   for (const key of Object.keys(after)) out[key] = Math.max(0, Math.round(((after[key] - (before[key] ?? 0)) / seconds) * 100));
   return out;
 }
+
+/** CPU milliseconds each group spent per unit of work between two snapshots (machine excluded). */
+export function cpuMsPer(before: Record<string, number>, after: Record<string, number>, units: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const key of Object.keys(after)) {
+    if (key === 'machine') continue;
+    out[key] = Math.round(((Math.max(0, after[key] - (before[key] ?? 0)) * 1000) / Math.max(1, units)) * 100) / 100;
+  }
+  return out;
+}
