@@ -6,7 +6,8 @@ import path from 'node:path';
 // the test run's DATABASE_URL, REDIS_URL and QUEUE_PREFIX. Resolves once it logs "worker ready".
 
 const ROOT = path.resolve(__dirname, '../..');
-const READY_TIMEOUT_MS = 30_000;
+// Generous: starting from TypeScript sources takes seconds, and more on a loaded 2-core machine.
+const READY_TIMEOUT_MS = 90_000;
 
 export interface WorkerProcess {
   readonly pid: number;
