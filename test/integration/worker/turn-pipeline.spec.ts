@@ -409,7 +409,7 @@ describe('worker turn pipeline: merge double texting', () => {
         { provide: WakeScheduler, useValue: { schedule: async () => undefined } },
         {
           provide: AgentCatalog,
-          useValue: { forAgent: async () => loadedAgent(agent, { doubleTexting: { policy: 'merge', mergeWindowMs: 400 } }) },
+          useValue: { forAgent: async () => loadedAgent(agent, { doubleTexting: { policy: 'merge', mergeWindowMs: 1500 } }) },
         },
       ],
     }).compile();
@@ -430,14 +430,14 @@ describe('worker turn pipeline: merge double texting', () => {
     const lease = await leases.acquire(rows.sessionId);
     const started = Date.now();
     const draining = mod.get(DrainSession).execute({ ...rows, ownMessageId: m1, lease: lease!, stopping: () => false });
-    await new Promise((r) => setTimeout(r, 200));
+    await new Promise((r) => setTimeout(r, 300));
     const [m3] = await queueInbound(prisma, rows, ['em Curitiba']);
 
     const result = await draining.finally(() => lease!.release());
 
     expect(result).toEqual({ turns: 1, ownSettled: true });
     // The third message restarted the quiet window.
-    expect(Date.now() - started).toBeGreaterThanOrEqual(550);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(1_750);
     const input = agent.inputs.at(-1)!;
     expect(input).toMatchObject({ id: m1, message: 'oi\nquero um quarto\nem Curitiba' });
     const msgs = await prisma.message.findMany({ where: { sessionId: rows.sessionId }, orderBy: { seq: 'asc' } });

@@ -9,7 +9,8 @@ import { call, eventually, startPrivateApi, type PrivateApi } from './support/pr
 // is answered exactly once and no reply is stored twice. Short locks and leases make the
 // recovery (BullMQ's stalled-job check, the lease's TTL) fit in a test.
 
-const fastRecovery = { TURN_LOCK_DURATION_MS: '4000', TURN_STALLED_INTERVAL_MS: '1000', SESSION_LEASE_TTL_MS: '3000' };
+// Short enough for a test, long enough that a loaded machine still renews locks in time.
+const fastRecovery = { TURN_LOCK_DURATION_MS: '10000', TURN_STALLED_INTERVAL_MS: '2000', SESSION_LEASE_TTL_MS: '5000' };
 
 const slowConcierge: AgentConfig = {
   ...conciergeAgentConfig,
