@@ -7,7 +7,6 @@ import {
   isEventTrigger,
   isMentionTrigger,
   isMessageTrigger,
-  isSilenceTrigger,
   type Trigger,
 } from '../types/flow';
 import type { TurnState } from './state';
