@@ -76,12 +76,13 @@ describe('audit log', () => {
   it('records who changed what, newest first, and is filterable by entity', async () => {
     const created = await adminSend(world.tokens.owner, 'POST', '/v1/admin/agents', { name: 'Audited' });
     const id = (created.body as { id: string }).id;
-    await adminSend(world.tokens.owner, 'PUT', `/v1/admin/agents/${id}`, { name: 'Audited 2' });
+    const put = await adminSend(world.tokens.owner, 'PUT', `/v1/admin/agents/${id}`, { name: 'Audited 2' });
     const res = await adminGet(world.tokens.operator, '/v1/admin/audit-log', { filter: { entityId: id } });
     expect(res.status).toBe(200);
     expect(res.headers.get('content-range')).toBe('audit-log 0-1/2');
     const [update, create] = res.body as { action: string; actorUserId: string; before: { name: string } | null; after: { name: string } }[];
     expect(update).toMatchObject({ action: 'agent.update', actorUserId: world.users.owner.id, before: { name: 'Audited' }, after: { name: 'Audited 2' } });
+    expect((update as unknown as { requestId: string }).requestId).toBe(put.headers.get('x-request-id'));
     expect(create).toMatchObject({ action: 'agent.create', before: null });
     expect((await adminGet(world.tokens.viewer, '/v1/admin/audit-log')).status).toBe(403);
   });

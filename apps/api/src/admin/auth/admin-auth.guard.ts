@@ -8,6 +8,7 @@ import type { AdminUser } from './admin-user';
 import { PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
 
 export interface AdminRequest {
+  id?: string;
   headers: Record<string, string | string[] | undefined>;
   adminUser?: AdminUser;
 }
@@ -32,7 +33,7 @@ export class AdminAuthGuard implements CanActivate {
 
     const request = context.switchToHttp().getRequest<AdminRequest>();
     const user = await this.authenticate(request.headers.authorization);
-    request.adminUser = user;
+    request.adminUser = { ...user, requestId: request.id };
     // Every log line of the request (and its "request completed" line) names who made it.
     this.logger.assign({ userId: user.id, tenantId: user.tenantId ?? undefined });
 

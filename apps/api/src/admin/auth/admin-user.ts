@@ -8,6 +8,8 @@ export interface AdminUser {
   role: UserRole;
   /** Null only for platform admins, who see every tenant. */
   tenantId: string | null;
+  /** The id of the request the user made (X-Request-Id), so audit entries join the logs. */
+  requestId?: string;
 }
 
 export interface PublicUser {

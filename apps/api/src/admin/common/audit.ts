@@ -45,6 +45,7 @@ export async function recordAudit(tx: Prisma.TransactionClient, user: AdminUser,
       entityId: entry.entityId,
       before: json(entry.before),
       after: json(entry.after),
+      requestId: user.requestId ?? null,
     },
   });
 }
