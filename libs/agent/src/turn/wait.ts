@@ -3,7 +3,7 @@
 // `else`, followed by a say or talk step is no wake: it becomes that message's `afterMs`.
 import { intoBusinessHours } from '../clock/business-hours';
 import { parseDuration } from '../clock/duration';
-import { isSayStep, isTalkStep, type WaitStep } from '../types/flow';
+import { isSayStep, isTalkStep, isWaitStep, type WaitStep } from '../types/flow';
 import type { Run } from '../types/session';
 import { DEFAULT_EVENT_WAIT, INLINE_DELAY_MS } from './definition';
 import { advance, flowOf, goTo, nextTarget, stepOf } from './runs';
@@ -54,11 +54,12 @@ function speaksNext(state: TurnState, run: Run, step: WaitStep): boolean {
  * when the run is on a step to drive.
  */
 export function leaveWait(state: TurnState, run: Run, how: 'no-reply' | 'replied' | 'event-arrived' | 'no-event'): boolean {
-  const step = stepOf(state, run) as WaitStep | undefined;
+  const step = stepOf(state, run);
   const flow = flowOf(state, run);
   delete run.waiting;
   run.status = 'running';
-  if (!step || !flow) return advance(state, run);
+  // The step is gone or is no longer a wait (a new agent version): let `move` run or end it.
+  if (!step || !flow || !isWaitStep(step)) return true;
   recordOutcome(state, { runId: run.id, flowId: run.flowId, stepId: step.id, kind: 'wait', status: 'ok', code: how }, run);
   const takesThen = how === 'no-reply' || how === 'event-arrived';
   return goTo(state, run, takesThen ? nextTarget(flow, step) : (step.else ?? 'end'));

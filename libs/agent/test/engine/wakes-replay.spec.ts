@@ -91,6 +91,17 @@ describe('wakes', () => {
   });
 });
 
+describe('a wake after the agent changed', () => {
+  it('a run whose wait step is gone ends with missing-step', async () => {
+    const v1 = agent({ provider: model(says('x')), flows: [{ id: 'f', name: 'F', steps: [{ id: 'w', wait: '1h' }, { id: 'b', say: 'oi' }] }] });
+    const r1 = await v1.turn({ sessionId: 's', start: { flow: 'f', key: 'k' } });
+    const v2 = agent({ provider: model(says('x')), flows: [{ id: 'f', name: 'F', steps: [{ id: 'b', say: 'oi' }] }] });
+    const r2 = await v2.turn({ sessionId: 's', wake: r1.schedule[0].key, session: r1.session });
+    expect(r2.outcomes.map((o) => o.code)).toEqual(['missing-step']);
+    expect(r2.ended.map((e) => [e.reason, e.code])).toEqual([['failed', 'missing-step']]);
+  });
+});
+
 describe('replay', () => {
   it('the same input on the same session builds the same keys, messages and schedule', async () => {
     // Two hosts (fresh agents, deterministic actions) replay the same inputs on the same session.
