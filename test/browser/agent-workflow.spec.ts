@@ -3,11 +3,12 @@ import { join } from 'node:path';
 import type { PrismaClient } from '@switchboard/db';
 import type { Browser, Page } from 'playwright-core';
 import { createTenant, createUser, openDb, unique } from '../integration/admin/support/admin-fixtures';
-import { startWorker, type WorkerProcess } from '../support/worker-process';
+import type { WorkerProcess } from '../support/worker-process';
 import { buildAgentWithStaleStepTool, chatInPlayground, fixAndPublish, publishAndSeeStepError } from './support/agent-steps';
 import { launchChromium } from './support/chromium';
 import { ensureConsoleBuilt } from './support/console-build';
 import { choose, openConsole, openList } from './support/console-page';
+import { startWorkerPatiently } from './support/worker';
 
 // The tenant workflow in a real browser against the real API, database and a real worker: build
 // an agent with two fields, a three-step flow and tool allow-lists; see the engine refuse a step
@@ -25,9 +26,11 @@ beforeAll(async () => {
   ensureConsoleBuilt();
   db = openDb();
   // The worker registers its code tools (preco, reservar) at start-up: the allow-list offers them.
-  [browser, worker] = await Promise.all([launchChromium(), startWorker()]);
+  // One after the other: the machine has two cores.
+  worker = await startWorkerPatiently();
+  browser = await launchChromium();
   mkdirSync(SCREENSHOTS, { recursive: true });
-}, 240_000);
+}, 300_000);
 
 afterAll(async () => {
   await browser?.close();
@@ -104,33 +107,6 @@ describe('the console, end to end', () => {
       const keyRow = page.getByTestId('api-keys').getByRole('row').filter({ hasText: 'production' });
       expect(await keyRow.textContent()).toContain(key.slice(0, 8));
       expect(await page.content()).not.toContain(key);
-    } catch (err) {
-      await close(err);
-      throw err;
-    }
-    await close();
-  });
-
-  it('shows a viewer no create, edit or publish controls', async () => {
-    const t = await createTenant(db);
-    const viewer = await createUser(db, 'viewer', t.tenant.id);
-    const { page, close } = await openConsole(browser, viewer.email);
-    try {
-      await openList(page, 'Agents');
-      await page.getByRole('cell', { name: 'Agent', exact: true }).click();
-      await page.waitForURL(/#\/agents\/[^/]+\/show/);
-      await page.getByText('Draft config').waitFor();
-      await expect(page.getByRole('link', { name: 'Edit' }).count()).resolves.toBe(0);
-      await expect(page.getByRole('button', { name: 'Publish' }).count()).resolves.toBe(0);
-
-      await openList(page, 'Channels');
-      const web = page.getByRole('cell', { name: 'Web', exact: true });
-      await web.waitFor();
-      await expect(page.getByRole('link', { name: 'Create' }).count()).resolves.toBe(0);
-      await web.click();
-      await page.getByTestId('api-keys').waitFor();
-      await expect(page.getByRole('button', { name: 'Create API key' }).count()).resolves.toBe(0);
-      await expect(page.getByRole('menuitem', { name: 'Audit log' }).count()).resolves.toBe(0);
     } catch (err) {
       await close(err);
       throw err;

@@ -5,6 +5,7 @@ import type { Browser, Page } from 'playwright-core';
 import { apiUrl, createSession, createTenant, createTurn, createUser, openDb, PASSWORD, unique } from '../integration/admin/support/admin-fixtures';
 import { launchChromium } from './support/chromium';
 import { ensureConsoleBuilt } from './support/console-build';
+import { openConsole, openList } from './support/console-page';
 
 // The project-level testTimeout of jest.config.js is not applied (jest reads it from the root
 // config only), and logins hash with argon2 on a busy machine: give each test a minute.
@@ -101,5 +102,32 @@ describe('the console in a browser', () => {
     } finally {
       await context.close();
     }
+  }, 180_000);
+
+  it('shows a viewer no create, edit or publish controls', async () => {
+    const t = await createTenant(db);
+    const viewer = await createUser(db, 'viewer', t.tenant.id);
+    const { page, close } = await openConsole(browser, viewer.email);
+    try {
+      await openList(page, 'Agents');
+      await page.getByRole('cell', { name: 'Agent', exact: true }).click();
+      await page.waitForURL(/#\/agents\/[^/]+\/show/);
+      await page.getByText('Draft config').waitFor();
+      await expect(page.getByRole('link', { name: 'Edit' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('button', { name: 'Publish' }).count()).resolves.toBe(0);
+
+      await openList(page, 'Channels');
+      const web = page.getByRole('cell', { name: 'Web', exact: true });
+      await web.waitFor();
+      await expect(page.getByRole('link', { name: 'Create' }).count()).resolves.toBe(0);
+      await web.click();
+      await page.getByTestId('api-keys').waitFor();
+      await expect(page.getByRole('button', { name: 'Create API key' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('menuitem', { name: 'Audit log' }).count()).resolves.toBe(0);
+    } catch (err) {
+      await close(err);
+      throw err;
+    }
+    await close();
   }, 180_000);
 });

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Create, SimpleForm, useRedirect } from 'react-admin';
 import { OneTimeSecretDialog } from '../components/OneTimeSecretDialog';
 import { ChannelInputs } from './ChannelInputs';
+import { TenantInput } from '../components/TenantInput';
 
 /** Creates a channel, shows its webhook signing secret once, then opens it to add API keys. */
 export function ChannelCreate() {
@@ -11,6 +12,7 @@ export function ChannelCreate() {
     <>
       <Create mutationOptions={{ onSuccess: (data: { id: string; webhookSecret: string }) => setCreated(data) }}>
         <SimpleForm>
+          <TenantInput />
           <ChannelInputs />
         </SimpleForm>
       </Create>

@@ -1,4 +1,5 @@
 import { Create, Edit, PasswordInput, required, SelectInput, SimpleForm, TextInput } from 'react-admin';
+import { TenantInput } from '../components/TenantInput';
 
 const KINDS = [
   { id: 'openai', name: 'OpenAI' },
@@ -10,6 +11,7 @@ export function CredentialCreate() {
   return (
     <Create redirect="list">
       <SimpleForm>
+        <TenantInput />
         <TextInput source="name" validate={required()} />
         <SelectInput source="kind" choices={KINDS} validate={required()} />
         <TextInput source="baseURL" label="Base URL (compatible servers)" parse={(v: string) => v || null} />

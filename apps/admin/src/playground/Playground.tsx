@@ -18,7 +18,7 @@ const newSessionKey = () => `playground-${Date.now().toString(36)}-${Math.random
 export function Playground() {
   const { permissions } = usePermissions();
   const dataProvider = useDataProvider();
-  const agents = useGetList<{ id: string; name: string; publishedVersion: number | null }>('agents', {
+  const agents = useGetList<{ id: string; tenantId: string; name: string; publishedVersion: number | null }>('agents', {
     pagination: { page: 1, perPage: 100 },
     sort: { field: 'name', order: 'ASC' },
   });
@@ -40,7 +40,7 @@ export function Playground() {
 
   const send = async (event: FormEvent) => {
     event.preventDefault();
-    if (!agentId || !text.trim()) return;
+    if (!agent || !text.trim()) return;
     const message = text.trim();
     setText('');
     setBusy(true);
@@ -48,12 +48,12 @@ export function Playground() {
     try {
       let answer;
       try {
-        answer = await postMessage((await playgroundKey(dataProvider, agentId)).key, sessionKey, message);
+        answer = await postMessage((await playgroundKey(dataProvider, agent)).key, sessionKey, message);
       } catch (err) {
         if (!(err instanceof PlaygroundKeyRejected)) throw err;
         // The stored key was revoked or its channel deleted: make a new one and retry once.
         forgetPlaygroundKey(agentId);
-        answer = await postMessage((await playgroundKey(dataProvider, agentId)).key, sessionKey, message);
+        answer = await postMessage((await playgroundKey(dataProvider, agent)).key, sessionKey, message);
       }
       setSessionId(answer.sessionId);
       const replies = answer.replies ?? [];

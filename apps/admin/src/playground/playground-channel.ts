@@ -15,7 +15,8 @@ export function forgetPlaygroundKey(agentId: string): void {
   localStorage.removeItem(storageKey(agentId));
 }
 
-export async function playgroundKey(dataProvider: DataProvider, agentId: string): Promise<PlaygroundKey> {
+export async function playgroundKey(dataProvider: DataProvider, agent: { id: string; tenantId: string }): Promise<PlaygroundKey> {
+  const agentId = agent.id;
   const stored = localStorage.getItem(storageKey(agentId));
   if (stored) {
     try {
@@ -24,7 +25,7 @@ export async function playgroundKey(dataProvider: DataProvider, agentId: string)
       forgetPlaygroundKey(agentId);
     }
   }
-  const { data: channel } = await dataProvider.create('channels', { data: { agentId, name: 'Playground' } });
+  const { data: channel } = await dataProvider.create('channels', { data: { agentId, name: 'Playground', tenantId: agent.tenantId } });
   const { data: apiKey } = await dataProvider.create('api-keys', { data: { channelId: channel.id, name: 'console playground' } });
   const created = { channelId: String(channel.id), key: (apiKey as unknown as { key: string }).key };
   localStorage.setItem(storageKey(agentId), JSON.stringify(created));

@@ -1,5 +1,6 @@
 import { BooleanInput, NumberInput, required, SelectInput, SimpleForm, TextInput } from 'react-admin';
 import { JsonInput } from '../components/JsonInput';
+import { TenantInput } from '../components/TenantInput';
 
 const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ id: m, name: m }));
 
@@ -7,6 +8,7 @@ const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].map((m) => ({ id: m, n
 export function HttpToolForm({ creating }: { creating?: boolean }) {
   return (
     <SimpleForm defaultValues={creating ? { method: 'POST', timeoutMs: 10000, parameters: { type: 'object', properties: {} } } : undefined}>
+      {creating && <TenantInput />}
       <TextInput source="toolId" label="Tool id" validate={required()} disabled={!creating} helperText="What the model calls: a letter or _ then letters, digits, _ or -" />
       <TextInput source="description" multiline helperText="The model reads this to decide when to call the tool" />
       <TextInput source="url" label="URL" validate={required()} />

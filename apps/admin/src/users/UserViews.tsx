@@ -18,6 +18,7 @@ import {
   usePermissions,
 } from 'react-admin';
 import { canWrite } from '../api/roles';
+import { TenantInput } from '../components/TenantInput';
 
 const ROLES = [
   { id: 'owner', name: 'Owner' },
@@ -50,6 +51,7 @@ export function UserCreate() {
   return (
     <Create redirect="list">
       <SimpleForm>
+        <TenantInput />
         <TextInput source="email" type="email" validate={required()} />
         <TextInput source="name" />
         <SelectInput source="role" choices={ROLES} validate={required()} />

@@ -1,0 +1,15 @@
+import { ReferenceInput, required, SelectInput, usePermissions } from 'react-admin';
+
+/**
+ * Platform admins belong to no tenant: what they create is for the tenant they pick here.
+ * Tenant users never see it (the API puts their rows in their own tenant).
+ */
+export function TenantInput() {
+  const { permissions } = usePermissions();
+  if (permissions !== 'platform_admin') return null;
+  return (
+    <ReferenceInput source="tenantId" reference="tenants" sort={{ field: 'name', order: 'ASC' }}>
+      <SelectInput optionText="name" label="Tenant" validate={required()} />
+    </ReferenceInput>
+  );
+}
