@@ -22,6 +22,8 @@ const workerOnlySchema = z.object({
   HTTP_TOOL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_000_000),
   /** Longest HTTP tool result the model reads; the engine cuts the rest with a note. */
   HTTP_TOOL_MAX_RESULT_CHARS: z.coerce.number().int().min(100).max(1_000_000).default(8_000),
+  /** Default time limit of a code tool's handler (an @AgentTool's `timeoutMs` overrides it). */
+  TOOL_TIMEOUT_MS: z.coerce.number().int().min(10).max(600_000).default(10_000),
   /** How often each worker looks for webhook deliveries that are due. */
   DELIVERY_POLL_MS: z.coerce.number().int().min(50).max(3_600_000).default(1_000),
   /** First retry delay of a failed webhook delivery; it doubles per attempt (capped at 10 minutes). */

@@ -33,6 +33,11 @@ export interface AgentToolOptions {
   isConcurrencySafe?: Flag;
   isDestructive?: Flag;
   maxResultSizeChars?: number;
+  /**
+   * Longest the handler may take before the call fails with a ToolTimeoutError the model reads
+   * (the turn goes on). Default: the worker's TOOL_TIMEOUT_MS.
+   */
+  timeoutMs?: number;
 }
 
 /** The class a tool provider implements: `handle` is the tool's handler. */

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { AnyTool, ToolCtx } from '@falai/agent';
 import type { AgentToolCtx, AgentToolHandler, AgentToolOptions, TurnContext } from './agent-tool.decorator';
+import { DEFAULT_TOOL_TIMEOUT_MS, withToolTimeout } from './tool-timeout';
 
 // Turns a discovered tool provider into the engine's Tool object (tool.md), keeping only the
 // optional members the provider defines so the engine's defaults apply to the rest.
@@ -31,14 +32,21 @@ export function idempotencyKey(toolId: string, args: Record<string, unknown>, ct
   return `${c.sessionId}:${where}:${toolId}:${argsHash}`;
 }
 
-export function toEngineTool(handler: AgentToolHandler, options: AgentToolOptions): AnyTool {
+/** `defaultTimeoutMs` applies when the decorator sets no `timeoutMs` (the worker passes TOOL_TIMEOUT_MS). */
+export function toEngineTool(
+  handler: AgentToolHandler,
+  options: AgentToolOptions,
+  defaultTimeoutMs: number = DEFAULT_TOOL_TIMEOUT_MS,
+): AnyTool {
+  const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
   const withKey = (args: Record<string, unknown>, ctx: ToolCtx<TurnContext>): AgentToolCtx => ({
     ...(ctx as ToolCtx<TurnContext, Record<string, unknown>>),
     idempotencyKey: idempotencyKey(options.id, args, ctx),
   });
   const tool: AnyTool = {
     id: options.id,
-    handler: (args: Record<string, unknown>, ctx: ToolCtx<TurnContext>) => handler.handle(args, withKey(args, ctx)),
+    handler: (args: Record<string, unknown>, ctx: ToolCtx<TurnContext>) =>
+      withToolTimeout(options.id, timeoutMs, () => handler.handle(args, withKey(args, ctx))),
   };
   if (options.description !== undefined) tool.description = options.description;
   if (options.parameters !== undefined) tool.parameters = options.parameters;

@@ -1,8 +1,10 @@
-import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { AnyTool } from '@falai/agent';
 import { AgentToolMarker, type AgentToolHandler, type AgentToolOptions } from './agent-tool.decorator';
+import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { toEngineTool } from './to-engine-tool';
+import { DEFAULT_TOOL_TIMEOUT_MS } from './tool-timeout';
 
 export class DuplicateToolIdError extends Error {
   readonly code = 'duplicate-tool-id';
@@ -40,7 +42,11 @@ export class ToolRegistry implements OnModuleInit {
   private readonly logger = new Logger(ToolRegistry.name);
   private readonly tools = new Map<string, { tool: AnyTool; info: RegisteredToolInfo }>();
 
-  constructor(private readonly discovery: DiscoveryService) {}
+  constructor(
+    private readonly discovery: DiscoveryService,
+    // Absent when ToolsModule is used without the worker's env (unit tests): the default applies.
+    @Optional() @Inject(WORKER_ENV) private readonly env?: Pick<WorkerEnv, 'TOOL_TIMEOUT_MS'>,
+  ) {}
 
   onModuleInit(): void {
     for (const wrapper of this.discovery.getProviders({ metadataKey: AgentToolMarker.KEY })) {
@@ -51,7 +57,7 @@ export class ToolRegistry implements OnModuleInit {
       const existing = this.tools.get(options.id);
       if (existing) throw new DuplicateToolIdError(options.id, [existing.info.provider, className]);
       this.tools.set(options.id, {
-        tool: toEngineTool(instance, options),
+        tool: toEngineTool(instance, options, this.env?.TOOL_TIMEOUT_MS ?? DEFAULT_TOOL_TIMEOUT_MS),
         info: {
           id: options.id,
           description: options.description,
