@@ -1,4 +1,4 @@
-import { Datagrid, DateField, List, SearchInput, SelectInput, TextField } from 'react-admin';
+import { Datagrid, DateField, DateInput, List, ReferenceField, ReferenceInput, SearchInput, SelectInput, TextField } from 'react-admin';
 import { SessionStatusChip } from './SessionStatusChip';
 
 const filters = [
@@ -12,6 +12,14 @@ const filters = [
     ]}
     alwaysOn
   />,
+  <ReferenceInput key="agentId" source="agentId" reference="agents" alwaysOn>
+    <SelectInput label="Agent" optionText="name" />
+  </ReferenceInput>,
+  <ReferenceInput key="channelId" source="channelId" reference="channels">
+    <SelectInput label="Channel" optionText="name" />
+  </ReferenceInput>,
+  <DateInput key="createdAt_gte" source="createdAt_gte" label="Created after" />,
+  <DateInput key="createdAt_lte" source="createdAt_lte" label="Created before" />,
 ];
 
 export function SessionList() {
@@ -20,6 +28,8 @@ export function SessionList() {
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="externalKey" label="Session key" />
         <SessionStatusChip label="Status" source="status" />
+        <ReferenceField source="agentId" reference="agents" label="Agent" link={false} />
+        <ReferenceField source="channelId" reference="channels" label="Channel" link={false} />
         <DateField source="lastMessageAt" label="Last message" showTime emptyText="—" />
         <DateField source="createdAt" label="Created" showTime />
       </Datagrid>

@@ -1,5 +1,5 @@
 import { Divider, Typography } from '@mui/material';
-import { Datagrid, DateField, NumberField, Pagination, ReferenceManyField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { Datagrid, DateField, NumberField, Pagination, ReferenceField, ReferenceManyField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { turnColumns } from '../turns/TurnColumns';
 import { SessionStatusChip } from './SessionStatusChip';
 import { Transcript } from './Transcript';
@@ -15,6 +15,8 @@ export function SessionShow() {
       <SimpleShowLayout>
         <TextField source="externalKey" label="Session key" />
         <SessionStatusChip label="Status" source="status" />
+        <ReferenceField source="agentId" reference="agents" label="Agent" />
+        <ReferenceField source="channelId" reference="channels" label="Channel" />
         <DateField source="createdAt" label="Created" showTime />
         <DateField source="lastMessageAt" label="Last message" showTime emptyText="—" />
         <NumberField source="version" label="State version" />
