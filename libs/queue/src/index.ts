@@ -1,3 +1,4 @@
 export * from './queue-names';
 export * from './jobs';
+export * from './job-options';
 export * from './connection';

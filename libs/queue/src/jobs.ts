@@ -1,4 +1,4 @@
-/** A turn job: "session S has work". The worker reads what is pending from Postgres. */
+/** A turn job: "session S has work" (a message, or a wake). The worker reads what is pending from Postgres. */
 export interface TurnJobData {
   tenantId: string;
   sessionId: string;
@@ -6,6 +6,12 @@ export interface TurnJobData {
   messageId?: string;
   /** Epoch ms when the message was accepted, for the queue-wait part of latency. */
   acceptedAt: number;
+  /** A wake job (added by the worker): the engine's wake key of the deferred step to run. */
+  wake?: string;
+  /** Epoch ms the wake was due. */
+  wakeAt?: number;
+  /** Transient provider failures retried so far by this job (the worker's retry ladder). */
+  providerRetries?: number;
 }
 
 /** Job ids derived from the message id make enqueueing idempotent: BullMQ ignores a duplicate id. */

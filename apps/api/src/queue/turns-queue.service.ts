@@ -1,21 +1,12 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
-import { QUEUES, redisConnection, turnJobId, type TurnJobData } from '@switchboard/queue';
+import { QUEUES, redisConnection, TURN_JOB_OPTIONS, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { Queue } from 'bullmq';
 import { ENV } from '../config/env.module';
 import { withTimeout } from '../common/with-timeout';
 
 /** An enqueue that takes longer than this is treated as "Redis down"; the sweeper retries it. */
 const ENQUEUE_TIMEOUT_MS = 2000;
-
-/**
- * Finished jobs are kept for a while (not forever) so operators can inspect them and a
- * re-add of the same job id stays a no-op during the window a retry is likely.
- */
-const TURN_JOB_OPTIONS = {
-  removeOnComplete: { age: 24 * 3600, count: 50_000 },
-  removeOnFail: { age: 7 * 24 * 3600 },
-};
 
 /** The API side of the turns queue: adds one job per accepted inbound message. */
 @Injectable()

@@ -1,4 +1,5 @@
 import type { WorkerOptions } from 'bullmq';
+import { TURN_JOB_OPTIONS } from '@switchboard/queue';
 import { loadWorkerEnv } from './worker-env';
 
 // Every tuning constant of the worker in one place (queue locks, lease timing, replays, caches).
@@ -43,15 +44,11 @@ export const COMMIT_TRANSACTION = { maxWait: 5_000, timeout: 15_000 };
 export const SWEEP_BATCH = 500;
 
 /**
- * The sweeper's jobs retry with backoff (~5 s, 10 s, 20 s, 40 s) before they fail for good; a
- * failed one is the message's dead letter: kept a week, visible in the queue, retried by hand.
+ * The sweeper's jobs retry like every turn job (TURN_JOB_OPTIONS: ~5 s, 10 s, 20 s, 40 s) before
+ * they fail for good; a failed one is the message's dead letter: kept a week, visible in the
+ * queue, retried by hand. Completed ones go after an hour (the sweeper removes them anyway).
  */
-export const SWEEP_JOB_OPTIONS = {
-  attempts: 5,
-  backoff: { type: 'exponential', delay: 5_000 },
-  removeOnComplete: { age: 3600 },
-  removeOnFail: { age: 7 * 24 * 3600 },
-} as const;
+export const SWEEP_JOB_OPTIONS = { ...TURN_JOB_OPTIONS, removeOnComplete: { age: 3600 } } as const;
 
 /**
  * Delays before a turn job retries after a transient provider failure of the understand call

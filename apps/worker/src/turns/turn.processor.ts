@@ -2,16 +2,15 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, type Job } from 'bullmq';
-import { QUEUES } from '@switchboard/queue';
+import { QUEUES, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { LEASE_BUSY_DELAY_MS, turnWorkerOptions } from '../config/worker-settings';
 import { SessionLeases, type Lease } from '../lease/session-lease';
-import type { TurnJobPayload } from '../wakes/turn-job';
 import { DrainSession } from './drain-session';
 import { RunTurn } from './run-turn';
 import { transientRetryDelayMs } from './turn-failure';
 
-type TurnJob = Job<TurnJobPayload>;
+type TurnJob = Job<TurnJobData>;
 
 export type TurnJobResult =
   | { status: 'already-answered' }

@@ -3,8 +3,7 @@ import { Injectable, Logger } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import type { ScheduledWake } from '@falai/agent';
-import { QUEUES } from '@switchboard/queue';
-import type { TurnJobPayload } from './turn-job';
+import { QUEUES, TURN_JOB_OPTIONS, type TurnJobData } from '@switchboard/queue';
 
 /** One job id per (session, wake key): scheduling the same wake twice adds one job. */
 export function wakeJobId(sessionId: string, key: string): string {
@@ -20,7 +19,7 @@ export function wakeJobId(sessionId: string, key: string): string {
 export class WakeScheduler {
   private readonly logger = new Logger(WakeScheduler.name);
 
-  constructor(@InjectQueue(QUEUES.turns) private readonly queue: Queue<TurnJobPayload>) {}
+  constructor(@InjectQueue(QUEUES.turns) private readonly queue: Queue<TurnJobData>) {}
 
   async schedule(tenantId: string, sessionId: string, wakes: readonly ScheduledWake[]): Promise<void> {
     for (const wake of wakes) {
@@ -39,7 +38,7 @@ export class WakeScheduler {
     await this.queue.add(
       'wake',
       { tenantId, sessionId, acceptedAt: Date.now(), wake: key, wakeAt: at },
-      { jobId, delay: Math.max(0, at - Date.now()), removeOnComplete: { age: 24 * 3600 }, removeOnFail: { age: 7 * 24 * 3600 } },
+      { ...TURN_JOB_OPTIONS, jobId, delay: Math.max(0, at - Date.now()) },
     );
   }
 }
