@@ -62,8 +62,9 @@ export async function runBenches(opts: RunOptions, log: (line: string) => void =
   log(`bench: ${opts.only.join(', ')} (${opts.smoke ? 'smoke' : 'full'}); load average ${loadAverage().join(' / ')}`);
   if (opts.build) {
     for (const app of ['api', 'worker']) {
-      log(`building ${app} (npx nest build ${app})`);
-      execFileSync('npx', ['nest', 'build', app], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
+      // The same Nest build as `npx nest build <app>`, into .tmp/bench-dist (see bench/build/).
+      log(`building ${app} (npx nest build ${app} --path bench/build/tsconfig.${app}.json)`);
+      execFileSync('npx', ['nest', 'build', app, '--path', `bench/build/tsconfig.${app}.json`], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
     }
   }
   const ctx: BenchContext = { size: opts.smoke ? 'smoke' : 'full', built: !opts.smoke, command, log };

@@ -50,16 +50,19 @@ export async function runBareBullmq(spec: BareSpec): Promise<{ peak: ThroughputF
       );
     }
 
-    // Peak: a backlog of jobs, released at once; jobs per second until the last one is acked.
-    await queue.pause();
-    await queue.addBulk(Array.from({ length: spec.jobs }, (_, i) => ({ name: 'peak', data: { i } })));
+    // Peak: jobs added as fast as 16 producers can (as the platform's messages are posted) while
+    // the workers take them; jobs per second from the first add to the last ack.
     const pids = { worker: workers.map((w) => w.child.pid!), bench: [process.pid] };
-    const cpu0 = cpuSnapshot(pids);
-    const t0 = Date.now();
-    await queue.resume();
+    const cpu0 = await cpuSnapshot(pids, 'none');
+    let next = 0;
+    const lane = async (): Promise<void> => {
+      while (next < spec.jobs) await queue.add('peak', { i: next++ });
+    };
+    await Promise.all(Array.from({ length: 16 }, lane));
     await waitForCompleted(queue, spec.jobs, spec.timeoutMs);
-    const cpu1 = cpuSnapshot(pids);
+    const cpu1 = await cpuSnapshot(pids, 'none');
     const peakJobs = (await queue.getJobs(['completed'], 0, -1)).filter((j) => j.name === 'peak');
+    const t0 = Math.min(...peakJobs.map((j) => j.timestamp));
     const t1 = Math.max(...peakJobs.map((j) => j.finishedOn ?? 0));
     const peak = { ...figure(peakJobs.length, t1 - t0), cpuMsPerJob: cpuMsPer(cpu0, cpu1, peakJobs.length) };
 

@@ -93,8 +93,7 @@ async function platformScenario(
         api,
         apiKey: fixture.apiKey,
         tenantId: fixture.tenant.id,
-        redisUrl: env.redisUrl,
-        queuePrefix,
+        databaseName: env.databaseName,
         sessions: size.sessions,
         perSession: size.perSession,
         timeoutMs: size.timeoutMs,
@@ -122,7 +121,7 @@ function report(
   const label = (s: Scenario): string[] => [`${s.latencyMs} ms`, `${s.processes} × ${s.concurrencyPerProcess}`];
   const tables: Table[] = [
     {
-      title: 'End to end: peak throughput (backlog of N×M messages released at once)',
+      title: 'End to end: peak throughput (N×M messages posted as fast as the API takes them)',
       columns: [
         'model latency',
         'workers × concurrency',
@@ -188,7 +187,8 @@ function report(
     const expected = 2 * size.sessions * size.perSession;
     if (s.platform.answered !== expected || s.platform.replies !== expected || s.platform.postFailures > 0) {
       notes.push(
-        `${s.latencyMs} ms / ${s.processes} worker(s): ${s.platform.answered} of ${expected} messages answered, ${s.platform.replies} replies, ${s.platform.postFailures} POST failures — the run is not valid.`,
+        `${s.latencyMs} ms / ${s.processes} worker(s): ${s.platform.answered} of ${expected} messages answered, ${s.platform.replies} replies, ` +
+          `${s.platform.postFailures} POST failures (last: ${s.platform.lastPostFailure || 'none'}) — the figures of this row are not valid.`,
       );
     }
   }
@@ -206,12 +206,13 @@ function report(
         'built worker processes; the agent is the idle speaker played by the scripted provider with a simulated model latency ' +
         '(one speak call per turn; the sequential double-texting policy). Each worker process runs with WORKER_CONCURRENCY = ' +
         'sessions ÷ processes, so the total concurrency is one slot per session for both the platform and the baseline.',
-      '**Peak**: the backlog is accepted while the turns queue is paused, then released; messages answered per second = messages ÷ ' +
-        '(last `answeredAt` − release). **Half load**: new sessions get the same number of messages at half the measured peak rate ' +
+      '**Peak**: all N×M messages posted as fast as the API takes them (16 requests in flight) while the workers answer; messages ' +
+        'answered per second = messages ÷ (last `answeredAt` − first `createdAt`): the whole platform (API, worker, Postgres, Redis) ' +
+        'sharing the two cores. **Half load**: new sessions get the same number of messages at half the measured peak rate ' +
         '(Poisson arrivals, round robin over sessions). **Added latency** per message = `Turn.queueWaitMs + Turn.totalMs − Turn.modelMs` ' +
         '(accepted → the commit’s last statement, minus the time in the model call).',
-      '**Baseline**: bare BullMQ with the same number of processes and concurrency: `add` → a processor that sleeps the same model ' +
-        'latency → ack; the same peak and half-load phases; added latency = `finishedOn − timestamp − latency`. CPU % columns: share of one ' +
+      '**Baseline**: bare BullMQ with the same number of processes and concurrency: `add` (16 producers in flight) → a processor that ' +
+        'sleeps the same model latency → ack; the same peak and half-load phases; added latency = `finishedOn − timestamp − latency`. CPU % columns: share of one ' +
         'core used by each process group during the phase (200% = both cores).',
     ],
     tables,

@@ -1,6 +1,4 @@
-import { Queue } from 'bullmq';
 import type { PrismaClient } from '@switchboard/db';
-import { QUEUES, redisConnection } from '@switchboard/queue';
 import type { ApiHandle } from '../support/processes';
 import { cpuMsPer, cpuPercent, cpuSnapshot } from '../support/cpu-usage';
 import { sleep, summarize } from '../support/stats';
@@ -17,14 +15,14 @@ export interface PlatformSpec {
   api: ApiHandle;
   apiKey: string;
   tenantId: string;
-  redisUrl: string;
-  queuePrefix: string;
   sessions: number;
   perSession: number;
   timeoutMs: number;
+  /** The bench database: only its Postgres backends count as the platform's Postgres CPU. */
+  databaseName: string;
   /** Processes whose CPU use is reported per phase (besides Postgres, Redis and the machine). */
   pids: Record<string, number[]>;
-  /** Called right before the backlog is released and after it is answered (CPU profile of the peak). */
+  /** Called right before the peak phase starts and after it ends (CPU profile of the peak). */
   beforePeak?: () => Promise<void>;
   afterPeak?: () => Promise<void>;
 }
@@ -36,6 +34,7 @@ export interface PlatformRun {
   failed: number;
   replies: number;
   postFailures: number;
+  lastPostFailure: string;
 }
 
 interface TurnTiming {
@@ -46,36 +45,34 @@ interface TurnTiming {
 
 /** Runs the peak (backlog) and half-load phases against workers that are already connected. */
 export async function runPlatform(spec: PlatformSpec): Promise<PlatformRun> {
-  const queue = new Queue(QUEUES.turns, { prefix: spec.queuePrefix, connection: redisConnection(spec.redisUrl) });
   const poster = new MessagePoster(spec.api.baseUrl, spec.apiKey);
   const total = spec.sessions * spec.perSession;
   try {
-    // Peak: the backlog is accepted while the queue is paused, then released at once.
-    await queue.pause();
-    await poster.postAll(sessionMessages('peak', spec.sessions, spec.perSession), 16);
+    // Peak: every message of every session posted as fast as the API takes them (16 in flight)
+    // while the workers answer: the whole platform's rate, accepted → answered.
     await spec.beforePeak?.();
-    const cpu0 = cpuSnapshot(spec.pids);
+    const cpu0 = await cpuSnapshot(spec.pids, { database: spec.databaseName });
     const t0 = Date.now();
-    await queue.resume();
+    await poster.postAll(sessionMessages('peak', spec.sessions, spec.perSession), 16);
     await waitUntilAnswered(spec, 'peak', spec.timeoutMs);
-    const cpuAfterPeak = cpuSnapshot(spec.pids);
+    const cpuAfterPeak = await cpuSnapshot(spec.pids, { database: spec.databaseName });
     const peakCpu = cpuPercent(cpu0, cpuAfterPeak, (Date.now() - t0) / 1000);
-    const [{ count, last }] = await spec.prisma.$queryRawUnsafe<{ count: bigint; last: Date }[]>(
-      `SELECT count(*) AS count, max(m."answeredAt") AS last FROM "Message" m JOIN "Session" s ON s.id = m."sessionId"
+    const [{ count, first, last }] = await spec.prisma.$queryRawUnsafe<{ count: bigint; first: Date; last: Date }[]>(
+      `SELECT count(*) AS count, min(m."createdAt") AS first, max(m."answeredAt") AS last FROM "Message" m JOIN "Session" s ON s.id = m."sessionId"
         WHERE m."tenantId" = $1::uuid AND m.direction = 'inbound' AND s."externalKey" LIKE 'peak-%'`,
       spec.tenantId,
     );
-    const peak = { ...figure(Number(count), last.getTime() - t0), cpu: peakCpu, cpuMsPerMessage: cpuMsPer(cpu0, cpuAfterPeak, Number(count)) };
+    const peak = { ...figure(Number(count), last.getTime() - first.getTime()), cpu: peakCpu, cpuMsPerMessage: cpuMsPer(cpu0, cpuAfterPeak, Number(count)) };
     await spec.afterPeak?.();
 
     // Half of peak: new sessions, Poisson arrivals at half the peak rate, round robin over sessions.
     const rate = Math.max(1, peak.perSec / 2);
     const messages = sessionMessages('half', spec.sessions, spec.perSession);
-    const cpu1 = cpuSnapshot(spec.pids);
+    const cpu1 = await cpuSnapshot(spec.pids, { database: spec.databaseName });
     const h0 = Date.now();
     await runOpenLoop(poissonSchedule(total, rate), (i) => poster.post(messages[i]));
     await waitUntilAnswered(spec, 'half', spec.timeoutMs);
-    const halfCpu = cpuPercent(cpu1, cpuSnapshot(spec.pids), (Date.now() - h0) / 1000);
+    const halfCpu = cpuPercent(cpu1, (await cpuSnapshot(spec.pids, { database: spec.databaseName })), (Date.now() - h0) / 1000);
     const timings = await spec.prisma.$queryRawUnsafe<(TurnTiming & { answeredAt: Date })[]>(
       `SELECT t."queueWaitMs", t."totalMs", t."modelMs", m."answeredAt" FROM "Message" m
          JOIN "Session" s ON s.id = m."sessionId" JOIN "Turn" t ON t.id = m."turnId"
@@ -106,9 +103,10 @@ export async function runPlatform(spec: PlatformSpec): Promise<PlatformRun> {
       failed: Number(check.failed),
       replies: Number(check.replies),
       postFailures: poster.failures,
+      lastPostFailure: poster.lastFailure,
     };
   } finally {
-    await queue.close();
+    poster.close();
   }
 }
 

@@ -12,9 +12,11 @@ import { sleep } from './stats';
 export const ROOT = path.resolve(__dirname, '../..');
 export const LOG_DIR = path.join(ROOT, '.tmp', 'bench');
 
+// Built into .tmp/bench-dist (bench/build/tsconfig.*.json), not dist/: other people's builds
+// delete and rewrite dist/ (nest-cli deleteOutDir) and must not pull the apps from under a run.
 const ENTRY = {
-  api: { built: 'dist/apps/api/apps/api/src/main.js', source: 'apps/api/src/main.ts' },
-  worker: { built: 'dist/apps/worker/apps/worker/src/main.js', source: 'apps/worker/src/main.ts' },
+  api: { built: '.tmp/bench-dist/api/apps/api/src/main.js', source: 'apps/api/src/main.ts' },
+  worker: { built: '.tmp/bench-dist/worker/apps/worker/src/main.js', source: 'apps/worker/src/main.ts' },
 } as const;
 
 export interface AppProcess {
