@@ -6,6 +6,7 @@ import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { GracefulShutdown } from './lifecycle/graceful-shutdown';
 import { MessagesModule } from './messages/messages.module';
+import { StreamsModule } from './streams/streams.module';
 
 /** The API: infrastructure first, then one module per feature. Add feature modules to the list. */
 @Module({})
@@ -17,6 +18,7 @@ export class AppModule {
         CoreModule.forRoot(env),
         HealthModule,
         MessagesModule,
+        StreamsModule,
         AdminModule,
         ConsoleModule,
       ],

@@ -1,0 +1,182 @@
+import http from 'node:http';
+import { conciergeScript } from '@falai/agent';
+import { conciergeAgentConfig } from '@switchboard/agent-config';
+import type { PrismaClient } from '@switchboard/db';
+import { sessionChannel } from '@switchboard/queue';
+import { Redis } from 'ioredis';
+import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
+import { startWorker, type WorkerProcess } from '../../support/worker-process';
+import { call, eventually, startPrivateApi, type PrivateApi } from '../worker/support/private-api';
+
+// GET /v1/sessions/:id/stream end to end: a private API (own QUEUE_PREFIX, so no other suite's
+// worker takes these jobs), a real worker process with the Concierge agent, and a plain node
+// http SSE client.
+
+jest.setTimeout(180_000);
+
+interface SseEvent {
+  event: string;
+  data: Record<string, unknown>;
+}
+
+/** A minimal SSE reader: collects events and comment lines, and resolves waits as they arrive. */
+class SseClient {
+  readonly events: SseEvent[] = [];
+  readonly comments: string[] = [];
+  status = 0;
+  headers: http.IncomingHttpHeaders = {};
+  private buffer = '';
+  private waiters: (() => void)[] = [];
+  private req?: http.ClientRequest;
+  private res?: http.IncomingMessage;
+
+  /** Resolves once the response headers and the first comment arrived (the subscription is live). */
+  open(url: string, key: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.req = http.get(url, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } }, (res) => {
+        this.res = res;
+        this.status = res.statusCode ?? 0;
+        this.headers = res.headers;
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => this.feed(chunk));
+        res.on('error', () => undefined);
+        void this.until(() => this.comments.length > 0).then(() => resolve(), reject);
+      });
+      this.req.on('error', reject);
+    });
+  }
+
+  async until<T>(probe: () => T | undefined | false, timeoutMs = 90_000): Promise<T> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const value = probe();
+      if (value) return value;
+      const left = deadline - Date.now();
+      if (left <= 0) throw new Error(`SSE condition not met within ${timeoutMs} ms; got ${JSON.stringify(this.events)}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+  }
+
+  close(): void {
+    this.res?.destroy();
+    this.req?.destroy();
+  }
+
+  private feed(chunk: string): void {
+    this.buffer += chunk;
+    let end: number;
+    while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+      const block = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 2);
+      let event = 'message';
+      let data = '';
+      for (const line of block.split('\n')) {
+        if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
+        else if (line.startsWith('event: ')) event = line.slice(7);
+        else if (line.startsWith('data: ')) data += line.slice(6);
+      }
+      if (data) this.events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+    }
+    for (const wake of this.waiters.splice(0)) wake();
+  }
+}
+
+describe('GET /v1/sessions/:id/stream', () => {
+  let api: PrivateApi;
+  let prisma: PrismaClient;
+  let fx: TenantFixture;
+  let other: TenantFixture;
+  let redis: Redis;
+  let worker: WorkerProcess | undefined;
+  const clients: SseClient[] = [];
+
+  beforeAll(async () => {
+    api = await startPrivateApi();
+    prisma = testPrisma();
+    redis = new Redis(process.env.REDIS_URL!);
+    // Model latency so the reply streams over a visible stretch of time.
+    fx = await createTenantFixture(prisma, {
+      agentConfig: { ...conciergeAgentConfig, provider: { ...conciergeAgentConfig.provider, scripted: { ...conciergeScript, latencyMs: 300 } } },
+    });
+    other = await createTenantFixture(prisma, { agentConfig: conciergeAgentConfig });
+  });
+
+  afterAll(async () => {
+    for (const c of clients) c.close();
+    await worker?.kill();
+    await api?.stop();
+    await redis?.quit();
+    await prisma?.$disconnect();
+  });
+
+  function client(): SseClient {
+    const c = new SseClient();
+    clients.push(c);
+    return c;
+  }
+
+  async function subscribers(sessionId: string): Promise<number> {
+    const [, count] = (await redis.pubsub('NUMSUB', sessionChannel(sessionId))) as [string, number];
+    return Number(count);
+  }
+
+  it('relays the deltas and then the committed reply of a streamed turn, and unsubscribes when the client leaves', async () => {
+    // Queued before any worker runs, so the stream is open before the turn starts.
+    const posted = await call<{ sessionId: string; messageId: string }>(api, 'POST', '/v1/messages', fx.apiKey, {
+      session: `sse-${uniqueSuffix()}`,
+      text: 'Quero um quarto em Curitiba',
+    });
+    expect(posted.status).toBe(202);
+    const { sessionId, messageId } = posted.body;
+
+    const sse = client();
+    await sse.open(`${api.baseUrl}/v1/sessions/${sessionId}/stream`, fx.apiKey);
+    expect(sse.status).toBe(200);
+    expect(sse.headers['content-type']).toMatch(/^text\/event-stream/);
+    expect(sse.headers['cache-control']).toContain('no-cache');
+    expect(await subscribers(sessionId)).toBe(1);
+
+    worker = await startWorker({ QUEUE_PREFIX: api.queuePrefix });
+    const committed = await sse.until(() => sse.events.find((e) => e.event === 'committed'));
+
+    const reply = 'A diária em Curitiba sai por R$ 420. Posso reservar?';
+    expect(committed.data).toEqual({
+      turnId: expect.any(String),
+      answered: [messageId],
+      replies: [{ id: expect.any(String), text: reply }],
+    });
+    const deltas = sse.events.filter((e) => e.event === 'delta');
+    expect(deltas.length).toBeGreaterThan(0);
+    expect(deltas.every((d) => d.data.turnId === committed.data.turnId)).toBe(true);
+    expect(deltas.map((d) => d.data.delta).join('')).toContain(reply);
+    // Deltas first, the commit last.
+    expect(sse.events.indexOf(committed)).toBe(sse.events.length - 1);
+    const stored = await prisma.message.findFirstOrThrow({ where: { sessionId, direction: 'outbound' } });
+    expect((committed.data.replies as { id: string }[])[0].id).toBe(stored.id);
+
+    sse.close();
+    await eventually(async () => (await subscribers(sessionId)) === 0, 30_000);
+  });
+
+  it('answers 404 session-not-found for another tenant’s session and for malformed ids, 401 without a key', async () => {
+    const posted = await call<{ sessionId: string }>(api, 'POST', '/v1/messages', other.apiKey, {
+      session: `sse-other-${uniqueSuffix()}`,
+      text: 'oi',
+    });
+    for (const id of [posted.body.sessionId, 'not-a-uuid', '00000000-0000-4000-8000-000000000000']) {
+      const res = await fetch(`${api.baseUrl}/v1/sessions/${id}/stream`, { headers: { authorization: `Bearer ${fx.apiKey}` } });
+      expect(res.status).toBe(404);
+      expect(await res.json()).toEqual({ error: { code: 'session-not-found', message: expect.any(String) } });
+    }
+    const anonymous = await fetch(`${api.baseUrl}/v1/sessions/${posted.body.sessionId}/stream`);
+    expect(anonymous.status).toBe(401);
+    expect(((await anonymous.json()) as { error: { code: string } }).error.code).toBe('missing-api-key');
+    expect(await subscribers(posted.body.sessionId)).toBe(0);
+  });
+});
