@@ -1,0 +1,130 @@
+import { randomBytes } from 'node:crypto';
+import { conciergeAgentConfig } from '@switchboard/agent-config';
+import { createPrismaClient, type PrismaClient } from '@switchboard/db';
+import { Redis } from 'ioredis';
+import { startApi, stopApi, type ApiProcess } from '../../support/api-process';
+import { createTenantFixture, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
+import { createMigratedDatabase, dropDatabase, uniqueName } from '../../support/test-database';
+import { startWorker, type WorkerProcess } from '../../support/worker-process';
+import { eventually } from '../worker/support/private-api';
+
+// "Redis flushed while messages are queued": every accepted message is still answered, once and
+// in order, within about one sweeper period. The flush must not touch anyone else's keys, and a
+// live sweeper sweeps the whole database: so this suite runs on its own Postgres database and its
+// own Redis logical database (FLUSHDB there only — never FLUSHALL on the shared Redis).
+
+jest.setTimeout(240_000);
+
+const SWEEPER_INTERVAL_MS = 2_000;
+const SWEEPER_GRACE_MS = 1_000;
+const CLAIM_KEY = 'sbt:db-claim';
+const CLAIM_TTL_MS = 10 * 60_000;
+
+/** Takes an empty Redis logical database (15 down to 1) by setting a claim key in it with NX. */
+async function claimRedisDb(base: string, token: string): Promise<{ url: string; redis: Redis }> {
+  for (let db = 15; db >= 1; db--) {
+    const u = new URL(base);
+    u.pathname = `/${db}`;
+    const redis = new Redis(u.toString(), { lazyConnect: true, maxRetriesPerRequest: 1 });
+    await redis.connect();
+    if ((await redis.set(CLAIM_KEY, token, 'PX', CLAIM_TTL_MS, 'NX')) === 'OK' && (await redis.dbsize()) === 1) {
+      return { url: u.toString(), redis };
+    }
+    // Taken, or someone else's data lives there: leave it alone (our claim, if set, expires).
+    if ((await redis.get(CLAIM_KEY)) === token) await redis.del(CLAIM_KEY);
+    await redis.quit();
+  }
+  throw new Error('no free Redis logical database (1..15) to run the flush test on');
+}
+
+describe('Redis flushed while messages are queued', () => {
+  const dbName = uniqueName('sbt_flush');
+  const token = randomBytes(8).toString('hex');
+  let databaseUrl: string;
+  let redisUrl: string;
+  let redis: Redis;
+  let prisma: PrismaClient;
+  let api: ApiProcess | undefined;
+  let worker: WorkerProcess | undefined;
+  let fx: TenantFixture;
+  const queuePrefix = `sbt-flush-${uniqueSuffix()}`;
+
+  beforeAll(async () => {
+    databaseUrl = await createMigratedDatabase(dbName);
+    ({ url: redisUrl, redis } = await claimRedisDb(process.env.REDIS_URL!, token));
+    prisma = createPrismaClient({ connectionString: databaseUrl, max: 3 });
+    fx = await createTenantFixture(prisma, { agentConfig: conciergeAgentConfig });
+    api = await startApi(
+      { ...process.env, DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' },
+      queuePrefix,
+    );
+  });
+
+  afterAll(async () => {
+    await worker?.kill();
+    if (api) await stopApi(api.child);
+    await prisma?.$disconnect();
+    if (redis) {
+      await redis.flushdb();
+      await redis.quit();
+    }
+    await dropDatabase(dbName);
+  });
+
+  it('answers every message once and in order within about one sweeper period after a FLUSHDB', async () => {
+    const texts = ['Quero um quarto em Curitiba', 'Sim, pode reservar', 'Obrigado'];
+    const sessions = [`f1-${uniqueSuffix()}`, `f2-${uniqueSuffix()}`, `f3-${uniqueSuffix()}`];
+    const accepted: { messageId: string; sessionId: string }[] = [];
+    for (const text of texts) {
+      for (const session of sessions) {
+        const res = await fetch(`${api!.baseUrl}/v1/messages`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${fx.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ session, text }),
+        });
+        expect(res.status).toBe(202);
+        accepted.push((await res.json()) as { messageId: string; sessionId: string });
+      }
+    }
+    // The jobs exist before the flush (so the flush is what loses them)...
+    expect((await redis.keys(`${queuePrefix}:*`)).length).toBeGreaterThan(0);
+    await redis.flushdb();
+    await redis.set(CLAIM_KEY, token, 'PX', CLAIM_TTL_MS);
+    expect(await redis.keys(`${queuePrefix}:*`)).toEqual([]);
+
+    // ...and no worker ran before it: only the sweeper can bring them back.
+    worker = await startWorker({
+      DATABASE_URL: databaseUrl,
+      REDIS_URL: redisUrl,
+      QUEUE_PREFIX: queuePrefix,
+      SWEEPER_INTERVAL_MS: String(SWEEPER_INTERVAL_MS),
+      SWEEPER_GRACE_MS: String(SWEEPER_GRACE_MS),
+    });
+    const ready = Date.now();
+    const ids = accepted.map((a) => a.messageId);
+    await eventually(
+      async () => (await prisma.message.count({ where: { id: { in: ids }, status: 'answered' } })) === ids.length,
+      120_000,
+    );
+    const elapsed = Date.now() - ready;
+
+    // The sweeper found them all (one sweep may take the batch, or several on a slow machine).
+    const swept = worker.logs.filter((l) => l.msg === 'sweep').reduce((n, l) => n + Number(l.enqueued ?? 0), 0);
+    expect(swept).toBe(ids.length);
+    // A couple of sweeper periods plus the turns themselves; generous for a loaded 2-core machine.
+    expect(elapsed).toBeLessThan(60_000);
+
+    for (const sessionId of new Set(accepted.map((a) => a.sessionId))) {
+      const msgs = await prisma.message.findMany({ where: { sessionId }, orderBy: { seq: 'asc' } });
+      const inbound = msgs.filter((m) => m.direction === 'inbound');
+      const outbound = msgs.filter((m) => m.direction === 'outbound');
+      expect(inbound.map((m) => m.text)).toEqual(texts);
+      // Exactly one turn per inbound message, committed in arrival order, each with its reply.
+      const turnIds = inbound.map((m) => m.turnId);
+      expect(new Set(turnIds).size).toBe(texts.length);
+      expect(outbound.map((m) => m.turnId)).toEqual(turnIds);
+      expect(await prisma.turn.count({ where: { sessionId } })).toBe(texts.length);
+      expect(outbound[0].text).toBe('A diária em Curitiba sai por R$ 420. Posso reservar?');
+    }
+  });
+});
