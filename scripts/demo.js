@@ -101,7 +101,9 @@ async function main() {
 
   if (!fs.existsSync(path.join(root, 'node_modules/.package-lock.json'))) {
     step('Installing dependencies (npm ci)');
-    npm(['ci', '--no-audit', '--no-fund'], env);
+    // NODE_ENV=production makes npm skip devDependencies, but the demo builds from source
+    // (Nest CLI, TypeScript, swc, Vite), so it needs them.
+    npm(['ci', '--include=dev', '--no-audit', '--no-fund'], env);
   }
   // Needs pg and ioredis, so only after the install.
   const { ensureDatabase, checkRedis, checkPortFree } = require('./demo/preflight');
