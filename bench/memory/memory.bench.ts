@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { Queue } from 'bullmq';
 import { QUEUES, redisConnection } from '@switchboard/queue';
 import { createTenantFixture } from '../../test/support/fixtures';
@@ -5,7 +6,7 @@ import { benchAgentConfig } from '../e2e/bench-agent';
 import { MessagePoster } from '../e2e/message-poster';
 import { BenchEnv } from '../support/bench-env';
 import { loadAverage } from '../support/machine';
-import { rssMB, startApiProcess, startWorkerProcesses } from '../support/processes';
+import { captureMemory, LOG_DIR, memoryReporterSetup, rssMB, startApiProcess, startWorkerProcesses, type NodeMemory } from '../support/processes';
 import type { BenchContext, BenchResult } from '../support/results';
 import { fmt, sleep } from '../support/stats';
 
@@ -35,13 +36,18 @@ export async function runMemoryBench(ctx: BenchContext): Promise<BenchResult> {
     const fixture = await createTenantFixture(prisma, { agentConfig: benchAgentConfig(size.latencyMs) });
     const appEnv = env.appEnv({ WORKER_CONCURRENCY: String(size.inFlight) });
     const api = await startApiProcess('mem-api', appEnv, ctx.built);
-    const [worker] = await startWorkerProcesses('mem-worker', 1, appEnv, ctx.built);
+    const memoryDir = path.join(LOG_DIR, 'memory', `${Date.now()}`);
+    const reporter = memoryReporterSetup(memoryDir);
+    const [worker] = await startWorkerProcesses('mem-worker', 1, { ...appEnv, ...reporter.env }, ctx.built, reporter.nodeFlags);
+    const breakdown: { when: string; m: NodeMemory }[] = [];
     const queue = new Queue(QUEUES.turns, { prefix: env.queuePrefix, connection: redisConnection(env.redisUrl) });
     const waves: Wave[] = [];
     let idleRss = 0;
     try {
       await sleep(size.settleMs);
       idleRss = rssMB(worker.pid);
+      const idle = await captureMemory(worker.pid, memoryDir);
+      if (idle) breakdown.push({ when: 'idle (after start)', m: idle });
       const poster = new MessagePoster(api.baseUrl, fixture.apiKey);
       for (let wave = 1; wave <= size.waves; wave++) {
         const t0 = Date.now();
@@ -60,6 +66,10 @@ export async function runMemoryBench(ctx: BenchContext): Promise<BenchResult> {
           if (active > peakActive) {
             peakActive = active;
             rssAtPeak = rss;
+            if (active >= size.inFlight && wave === size.waves) {
+              const m = await captureMemory(worker.pid, memoryDir);
+              if (m) breakdown.push({ when: `wave ${wave}, ${active} turns in flight`, m });
+            }
           } else if (active === peakActive) rssAtPeak = Math.max(rssAtPeak, rss);
           const queued = await prisma.message.count({ where: { tenantId: fixture.tenant.id, status: 'queued' } });
           if (queued === 0 && active === 0) break;
@@ -69,6 +79,10 @@ export async function runMemoryBench(ctx: BenchContext): Promise<BenchResult> {
         waves.push({ wave, peakActive, rssAtPeak, maxRss, seconds: (Date.now() - t0) / 1000 });
         if (poster.failures > 0) throw new Error(`memory bench: ${poster.failures} POSTs failed: ${poster.lastFailure}`);
       }
+      const after = await captureMemory(worker.pid, memoryDir);
+      if (after) breakdown.push({ when: 'after the last wave (no forced GC)', m: after });
+      const live = await captureMemory(worker.pid, memoryDir, true);
+      if (live) breakdown.push({ when: 'after the last wave, after a forced full GC', m: live });
     } finally {
       await queue.close();
       await worker.stop();
@@ -91,6 +105,14 @@ export async function runMemoryBench(ctx: BenchContext): Promise<BenchResult> {
           title: 'Memory: worker RSS (MB = 10^6 bytes)',
           columns: ['wave', 'peak active turns', 'RSS at peak', 'max RSS', 'wave seconds'],
           rows: [['idle (after start)', 0, fmt(idleRss), fmt(idleRss), ''], ...waves.map((w) => [w.wave, w.peakActive, fmt(w.rssAtPeak), fmt(w.maxRss), fmt(w.seconds)])],
+        },
+        {
+          title: 'Memory: where the worker’s memory is (process.memoryUsage(), MB): JS heap vs the rest (code, wasm, native buffers)',
+          columns: ['when', 'rss', 'heap total', 'heap used', 'external', 'array buffers', 'rss − heap total − external'],
+          rows: breakdown.map(({ when, m }) => [
+            when,
+            ...[m.rss, m.heapTotal, m.heapUsed, m.external, m.arrayBuffers, m.rss - m.heapTotal - m.external].map((b) => fmt(b / 1e6)),
+          ]),
         },
       ],
       targets: [

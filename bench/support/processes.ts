@@ -119,6 +119,32 @@ export function profilerSetup(dir: string): { nodeFlags: string[]; env: Record<s
   return { nodeFlags: ['-r', path.join(__dirname, 'cpu-profiler-preload.js')], env: { BENCH_PROFILE_DIR: dir } };
 }
 
+export interface NodeMemory {
+  rss: number;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+}
+
+/** Node flags and env that preload the memory reporter (see memory-usage-preload.js). */
+export function memoryReporterSetup(dir: string): { nodeFlags: string[]; env: Record<string, string> } {
+  return { nodeFlags: ['--expose-gc', '-r', path.join(__dirname, 'memory-usage-preload.js')], env: { BENCH_MEMORY_DIR: dir } };
+}
+
+/** Asks a process with the memory reporter for process.memoryUsage() (after a full GC when `collect`) and reads it. */
+export async function captureMemory(pid: number, dir: string, collect = false): Promise<NodeMemory | undefined> {
+  const before = new Set(existsSync(dir) ? readdirSync(dir) : []);
+  process.kill(pid, collect ? 'SIGURG' : 'SIGWINCH');
+  const deadline = Date.now() + 10_000;
+  while (Date.now() < deadline) {
+    await sleep(50);
+    const fresh = existsSync(dir) ? readdirSync(dir).filter((f) => f.endsWith(`-${pid}.json`) && !before.has(f)) : [];
+    if (fresh.length) return JSON.parse(readFileSync(path.join(dir, fresh[0]), 'utf8')) as NodeMemory;
+  }
+  return undefined;
+}
+
 /** Asks a preloaded process for its profile so far (SIGWINCH) and resolves with the file it wrote. */
 export async function captureProfile(pid: number, dir: string): Promise<string | undefined> {
   const before = new Set(existsSync(dir) ? readdirSync(dir) : []);
