@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { conciergeAgentConfig } from '@switchboard/agent-config';
 import { createPrismaClient, type PrismaClient } from '@switchboard/db';
+import { Queue } from 'bullmq';
+import { QUEUES, redisConnection, TURN_JOB_OPTIONS, turnJobId } from '@switchboard/queue';
 import { Redis } from 'ioredis';
 import { startApi, stopApi, type ApiProcess } from '../../support/api-process';
 import { createTenantFixture, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
@@ -86,8 +88,14 @@ describe('Redis flushed while messages are queued', () => {
         accepted.push((await res.json()) as { messageId: string; sessionId: string });
       }
     }
-    // The jobs exist before the flush (so the flush is what loses them)...
-    expect((await redis.keys(`${queuePrefix}:*`)).length).toBeGreaterThan(0);
+    // The jobs exist before the flush (so the flush is what loses them), with the shared retry options...
+    const queue = new Queue(QUEUES.turns, { connection: redisConnection(redisUrl), prefix: queuePrefix });
+    try {
+      const job = await queue.getJob(turnJobId(accepted[0].messageId));
+      expect(job?.opts).toMatchObject({ attempts: TURN_JOB_OPTIONS.attempts, backoff: TURN_JOB_OPTIONS.backoff });
+    } finally {
+      await queue.close();
+    }
     await redis.flushdb();
     await redis.set(CLAIM_KEY, token, 'PX', CLAIM_TTL_MS);
     expect(await redis.keys(`${queuePrefix}:*`)).toEqual([]);
