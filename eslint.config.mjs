@@ -38,6 +38,9 @@ export default defineConfig(
       ],
       // Nest modules are classes with only decorators.
       '@typescript-eslint/no-extraneous-class': 'off',
+      // A `let` that a closure reads before its single assignment (timers set after the
+      // cleanup function is defined) cannot be a const.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
   },
   {
