@@ -101,7 +101,7 @@ export async function runDashboardBench(ctx: BenchContext & { rows: number }): P
     const targets: TargetCheck[] = [
       {
         target: `/usage p95 ≤ 100 ms at 10 million turns (this run: ${ctx.rows.toLocaleString('en-US')} turns)`,
-        actual: `p95 ${fmt(decisive.latency.p95)} ms (${usageThere ? decisive.what : 'roll-up read; /v1/admin/usage answered ' + usageReads.map((m) => m.status).join('/')})`,
+        actual: `p95 ${decisive.latency.p95?.toFixed(1) ?? '–'} ms (${usageThere ? decisive.what : 'roll-up read; /v1/admin/usage answered ' + usageReads.map((m) => m.status).join('/')})`,
         met: ctx.size === 'full' && at10M ? (decisive.latency.p95 ?? Infinity) <= 100 : null,
       },
     ];
