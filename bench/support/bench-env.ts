@@ -34,9 +34,15 @@ export class BenchEnv {
     return client;
   }
 
-  /** What the API and worker processes need, production-like: their own secrets, quiet logs. */
+  /**
+   * What the API and worker processes need, production-like: their own secrets, quiet logs, and
+   * ingest rate limits raised to their maximum — the limiter still runs on every request, but a
+   * bench measures capacity, not the per-minute allowance.
+   */
   appEnv(extra: Record<string, string> = {}): Record<string, string> {
     return {
+      RATE_LIMIT_KEY_PER_MINUTE: '1000000',
+      RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
       DATABASE_URL: this.databaseUrl,
       REDIS_URL: this.redisUrl,
       QUEUE_PREFIX: this.queuePrefix,
