@@ -57,3 +57,13 @@ export function decryptSecret(stored: string, masterKey: Buffer, context: string
 export function secretHint(plaintext: string): string {
   return plaintext.length <= 8 ? '' : plaintext.slice(-4);
 }
+
+/**
+ * The AAD context of each kind of stored secret. The API seals with these and the worker opens
+ * with them, so they live here once: a mismatch would make every stored secret undecryptable.
+ */
+export const SECRET_CONTEXTS = {
+  providerCredential: (tenantId: string) => `provider-credential:${tenantId}`,
+  channelWebhook: (tenantId: string) => `channel-webhook:${tenantId}`,
+  httpToolHeaders: (tenantId: string) => `http-tool-headers:${tenantId}`,
+} as const;

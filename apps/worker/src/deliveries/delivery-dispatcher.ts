@@ -2,11 +2,8 @@ import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleD
 import { PrismaService } from '@switchboard/db';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { guardedHttpCall } from '../http-tools/guarded-http-call';
-import { SecretBox } from '../secrets/secret-box';
+import { SECRET_CONTEXTS, SecretBox } from '../secrets/secret-box';
 import { SIGNATURE_HEADER, signWebhook } from './webhook-signature';
-
-/** The AAD context webhook secrets are sealed under (must match the API's). */
-const webhookSecretContext = (tenantId: string) => `channel-webhook:${tenantId}`;
 
 /** How long a claimed delivery is ours before another worker may try it (longer than one POST). */
 const CLAIM_MS = 60_000;
@@ -109,7 +106,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
     let status: number | undefined;
     let error: string | undefined;
     try {
-      const secret = d.webhookSecretEncrypted ? this.secrets.decrypt(d.webhookSecretEncrypted, webhookSecretContext(d.tenantId)) : undefined;
+      const secret = d.webhookSecretEncrypted ? this.secrets.decrypt(d.webhookSecretEncrypted, SECRET_CONTEXTS.channelWebhook(d.tenantId)) : undefined;
       const res = await guardedHttpCall({
         method: 'POST',
         url: d.url,

@@ -24,9 +24,4 @@ export class SecretBox {
   }
 }
 
-/** The AAD contexts of each kind of secret; the worker must decrypt with the same ones. */
-export const SECRET_CONTEXTS = {
-  providerCredential: (tenantId: string) => `provider-credential:${tenantId}`,
-  channelWebhook: (tenantId: string) => `channel-webhook:${tenantId}`,
-  httpToolHeaders: (tenantId: string) => `http-tool-headers:${tenantId}`,
-} as const;
+export { SECRET_CONTEXTS } from '@switchboard/db';
