@@ -37,7 +37,7 @@ module.exports = {
     {
       ...common,
       displayName: 'integration',
-      testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/db/**/*.spec.ts', '<rootDir>/test/browser/**/*.spec.ts'],
+      testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/db/**/*.spec.ts', '<rootDir>/test/browser/**/*.spec.ts', '<rootDir>/test/security/**/*.spec.ts', '<rootDir>/test/chaos/**/*.spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
