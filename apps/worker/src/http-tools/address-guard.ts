@@ -1,57 +1,35 @@
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns';
+import { isIP, type LookupFunction } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-// HTTP tools call URLs tenants typed in. Without a guard, a tool could reach the worker's own
-// network: loopback services, private ranges, link-local, and the cloud metadata endpoint
-// (169.254.169.254, fd00:ec2::254). Every address a host resolves to is checked, and the request
-// then connects to the checked address, so a second DNS answer cannot swap it (rebinding).
-
-const blocked = new BlockList();
-for (const [net, prefix] of [
-  ['0.0.0.0', 8], // "this" network
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10], // carrier-grade NAT
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16], // link-local, cloud metadata
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15], // benchmarking
-  ['224.0.0.0', 4], // multicast
-  ['240.0.0.0', 4], // reserved, broadcast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv4');
-}
-for (const [net, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['fc00::', 7], // unique local (includes fd00:ec2::254)
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-] as const) {
-  blocked.addSubnet(net, prefix, 'ipv6');
-}
-
-/** An IPv4 address carried inside an IPv6 one (mapped ::ffff:a.b.c.d, or NAT64 64:ff9b::/96). */
-function embeddedIpv4(address: string): string | undefined {
-  const m = /^(?:::ffff:|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
-  if (m) return m[1];
-  const hex = /^(?:::ffff:|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const [hi, lo] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
-  return [hi >> 8, hi & 255, lo >> 8, lo & 255].join('.');
-}
+// HTTP tools and webhooks call URLs tenants typed in. Without a guard, a call could reach the
+// worker's own network: loopback services, private ranges, link-local, and the cloud metadata
+// endpoint (169.254.169.254, fd00:ec2::254). Only global unicast addresses are reachable.
+//
+// The check runs inside the socket's own DNS lookup (guardedLookup), so the address that was
+// checked is the address the socket connects to: a name that answers "public" to a first query
+// and "private" to the next (DNS rebinding) never gets a second query to answer.
 
 /** True for an address no HTTP tool may reach unless its host is allow-listed. */
 export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return blocked.check(address, 'ipv4');
-  if (family === 6) {
-    const v4 = embeddedIpv4(address);
-    return v4 !== undefined ? blocked.check(v4, 'ipv4') : blocked.check(address, 'ipv6');
-  }
-  return true;
+  if (!isIP(address)) return true;
+  // process() turns IPv4-mapped IPv6 (::ffff:7f00:1) into the IPv4 address it carries.
+  const ip = ipaddr.process(address);
+  const range = ip.range();
+  if (range === 'unicast') return false;
+  const embedded = ip.kind() === 'ipv6' ? embeddedIpv4(ip as ipaddr.IPv6, range) : undefined;
+  return embedded === undefined || embedded.range() !== 'unicast';
 }
+
+/** The IPv4 address a NAT64 (64:ff9b::/96) or 6to4 (2002::/16) address routes to. */
+function embeddedIpv4(ip: ipaddr.IPv6, range: string): ipaddr.IPv4 | undefined {
+  const p = ip.parts;
+  if (range === 'rfc6052' && p[0] === 0x64 && p[1] === 0xff9b && p.slice(2, 6).every((x) => x === 0)) return ipv4Of(p[6], p[7]);
+  if (range === '6to4') return ipv4Of(p[1], p[2]);
+  return undefined; // Teredo and the rest: no address we can vouch for
+}
+
+const ipv4Of = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
 
 export class ForbiddenAddressError extends Error {
   readonly code = 'http-tool-address-forbidden';
@@ -66,26 +44,44 @@ export class ForbiddenAddressError extends Error {
   }
 }
 
-export interface ResolvedTarget {
-  address: string;
-  family: 4 | 6;
+/** `[::1]` (as URL.hostname writes it) → `::1`; names compare case-insensitively. */
+export function bareHost(host: string): string {
+  return host.replace(/^\[|\]$/g, '').toLowerCase();
 }
 
 /**
- * Resolves `host` and returns an address to connect to; throws ForbiddenAddressError when any
- * address it resolves to is forbidden (an attacker may control which one a client picks), unless
- * the host is allow-listed.
+ * Throws ForbiddenAddressError for an IP-literal host that is forbidden and not allow-listed.
+ * Sockets connect to literals without a lookup, so guardedLookup never sees them.
  */
-export async function resolveAllowedTarget(host: string, allowedHosts: ReadonlySet<string>): Promise<ResolvedTarget> {
-  const bare = host.replace(/^\[|\]$/g, '').toLowerCase();
-  const literal = isIP(bare);
-  const addresses = literal
-    ? [{ address: bare, family: literal as 4 | 6 }]
-    : (await lookup(bare, { all: true, verbatim: true })).map((a) => ({ address: a.address, family: a.family as 4 | 6 }));
-  if (addresses.length === 0) throw new ForbiddenAddressError(host, '(no address)');
-  if (!allowedHosts.has(bare)) {
-    const bad = addresses.find((a) => isForbiddenAddress(a.address));
-    if (bad) throw new ForbiddenAddressError(host, bad.address);
-  }
-  return addresses[0];
+export function assertAllowedLiteral(host: string, allowedHosts: ReadonlySet<string>): void {
+  const bare = bareHost(host);
+  if (isIP(bare) && !allowedHosts.has(bare) && isForbiddenAddress(bare)) throw new ForbiddenAddressError(host, bare);
+}
+
+/** The resolver guardedLookup asks: dns.lookup with every address; tests pass their own. */
+export type Resolve = (host: string, cb: (err: NodeJS.ErrnoException | null, addresses: LookupAddress[]) => void) => void;
+
+const systemResolve: Resolve = (host, cb) => dnsLookup(host, { all: true, verbatim: true }, cb);
+
+/**
+ * A `lookup` for http.request/net.connect that resolves the host once and fails the connection
+ * with ForbiddenAddressError when ANY address it resolves to is forbidden (the client may pick
+ * any of them), unless the host is allow-listed.
+ */
+export function guardedLookup(allowedHosts: ReadonlySet<string>, resolve: Resolve = systemResolve): LookupFunction {
+  return ((hostname: string, options: { all?: boolean; family?: number | string }, callback: (...args: unknown[]) => void) => {
+    const host = bareHost(hostname);
+    resolve(host, (err, found) => {
+      if (err) return callback(err);
+      const family = options?.family === 6 || options?.family === 'IPv6' ? 6 : options?.family === 4 || options?.family === 'IPv4' ? 4 : 0;
+      const addresses = family ? found.filter((a) => a.family === family) : found;
+      if (addresses.length === 0) return callback(new ForbiddenAddressError(hostname, '(no address)'));
+      if (!allowedHosts.has(host)) {
+        const bad = addresses.find((a) => isForbiddenAddress(a.address));
+        if (bad) return callback(new ForbiddenAddressError(hostname, bad.address));
+      }
+      if (options?.all) callback(null, addresses);
+      else callback(null, addresses[0].address, addresses[0].family);
+    });
+  }) as unknown as LookupFunction;
 }

@@ -1,7 +1,7 @@
-import http, { type IncomingMessage } from 'node:http';
+import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { resolveAllowedTarget } from './address-guard';
+import { assertAllowedLiteral, ForbiddenAddressError, guardedLookup, type Resolve } from './address-guard';
 
 export class HttpToolCallError extends Error {
   readonly code: string;
@@ -24,17 +24,22 @@ export interface HttpCall {
   maxResponseBytes: number;
   allowedHosts: ReadonlySet<string>;
   maxRedirects: number;
+  /** How host names are resolved; the system resolver unless a test stands in for DNS. */
+  resolve?: Resolve;
 }
 
 export interface HttpCallResult {
   status: number;
   contentType: string | undefined;
+  /** The final response's headers (a console test call shows them). */
+  headers: IncomingHttpHeaders;
   body: string;
 }
 
 /**
- * One HTTP tool call with the guards an SSRF-safe client needs: every hop's host is resolved
- * and checked (redirects included), the connection goes to the checked address, the whole call
+ * One HTTP tool call with the guards an SSRF-safe client needs: every hop's host is checked
+ * (redirects included) inside the socket's lookup, so the connection goes to the address that
+ * was checked and DNS is asked once per connection; the whole call
  * (redirects and body) has one deadline, and the response body is cut off past a size cap.
  */
 export async function guardedHttpCall(call: HttpCall): Promise<HttpCallResult> {
@@ -45,10 +50,11 @@ export async function guardedHttpCall(call: HttpCall): Promise<HttpCallResult> {
     const origin = url.origin;
     let method = call.method;
     let body = call.body;
+    const lookup = guardedLookup(call.allowedHosts, call.resolve);
     for (let hop = 0; ; hop++) {
-      const target = await resolveAllowedTarget(url.hostname, call.allowedHosts);
+      assertAllowedLiteral(url.hostname, call.allowedHosts);
       const headers = { ...call.headers, ...(url.origin === origin ? call.originHeaders : {}) };
-      const res = await send(url, method, headers, body, target, abort.signal);
+      const res = await send(url, method, headers, body, lookup, abort.signal);
       const location = res.headers.location;
       if (res.statusCode && res.statusCode >= 300 && res.statusCode < 400 && location) {
         res.resume();
@@ -61,7 +67,12 @@ export async function guardedHttpCall(call: HttpCall): Promise<HttpCallResult> {
         }
         continue;
       }
-      return { status: res.statusCode ?? 0, contentType: res.headers['content-type'], body: await readCapped(res, call.maxResponseBytes) };
+      return {
+        status: res.statusCode ?? 0,
+        contentType: res.headers['content-type'],
+        headers: res.headers,
+        body: await readCapped(res, call.maxResponseBytes),
+      };
     }
   } catch (err) {
     if (abort.signal.aborted) throw new HttpToolCallError('http-tool-timeout', `no answer within ${call.timeoutMs} ms`);
@@ -89,14 +100,9 @@ function send(
   method: string,
   headers: Record<string, string>,
   body: string | undefined,
-  target: { address: string; family: 4 | 6 },
+  lookup: LookupFunction,
   signal: AbortSignal,
 ): Promise<IncomingMessage> {
-  // Connect to the address that was checked, whatever DNS would answer now.
-  const pinned = ((_host: string, options: { all?: boolean }, cb: (...args: unknown[]) => void) => {
-    if (options?.all) cb(null, [{ address: target.address, family: target.family }]);
-    else cb(null, target.address, target.family);
-  }) as unknown as LookupFunction;
   const client = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
     const req = client.request(
@@ -104,12 +110,17 @@ function send(
       {
         method,
         headers: { ...headers, ...(body !== undefined && { 'content-length': Buffer.byteLength(body).toString() }) },
-        lookup: pinned,
+        lookup,
+        // No keep-alive pool: a reused socket would skip the lookup that checks the address.
+        agent: false,
         signal,
       },
       resolve,
     );
-    req.on('error', (err) => reject(signal.aborted ? err : new HttpToolCallError('http-tool-network', `request failed: ${err.message}`)));
+    req.on('error', (err) => {
+      if (signal.aborted || err instanceof ForbiddenAddressError) reject(err);
+      else reject(new HttpToolCallError('http-tool-network', `request failed: ${err.message}`));
+    });
     req.end(body);
   });
 }
