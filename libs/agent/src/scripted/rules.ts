@@ -33,6 +33,8 @@ export interface ScriptRule {
   afterTool?: string;
   /** How many times the rule may answer (per provider); absent is unlimited. */
   times?: number;
+  /** Probability (0..1) that the rule answers a call it matches, drawn per call: a flaky model for chaos tests. */
+  chance?: number;
 
   /** Understand: flow scores, merged over every matching understand rule. */
   flows?: Record<string, number>;
@@ -55,10 +57,12 @@ export interface ScriptJson {
   /** Latency of every call unless a rule says otherwise. */
   latencyMs?: number;
   model?: string;
+  /** Seeds the draws of `chance` rules so a run can be replayed; absent draws from Math.random. */
+  seed?: number;
 }
 
 const ERROR_KINDS: readonly ProviderErrorKind[] = ['overloaded', 'rate-limited', 'timeout', 'network', 'empty', 'quota', 'auth', 'context', 'invalid', 'unknown'];
-const RULE_KEYS = new Set(['match', 'flags', 'call', 'round', 'offered', 'asks', 'afterTool', 'times', 'flows', 'branches', 'fields', 'toolCalls', 'reply', 'fail', 'latencyMs', 'usage']);
+const RULE_KEYS = new Set(['match', 'flags', 'call', 'round', 'offered', 'asks', 'afterTool', 'times', 'chance', 'flows', 'branches', 'fields', 'toolCalls', 'reply', 'fail', 'latencyMs', 'usage']);
 
 export class ScriptError extends Error {
   readonly code = 'invalid-script';
@@ -88,6 +92,7 @@ export function parseScript(json: unknown): ScriptJson {
     throw new ScriptError('script.latencyMs', 'must be a number of milliseconds, 0 or more');
   }
   if (root.model !== undefined && typeof root.model !== 'string') throw new ScriptError('script.model', 'must be a string');
+  if (root.seed !== undefined && !Number.isSafeInteger(root.seed)) throw new ScriptError('script.seed', 'must be an integer');
   root.rules.forEach((rule, i) => checkRule(rule, `script.rules[${i}]`));
   return root as unknown as ScriptJson;
 }
@@ -108,6 +113,9 @@ function checkRule(rule: unknown, at: string): void {
   for (const key of ['round', 'times', 'latencyMs'] as const) {
     const v = rule[key];
     if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) throw new ScriptError(`${at}.${key}`, 'must be a number, 0 or more');
+  }
+  if (rule.chance !== undefined && !(typeof rule.chance === 'number' && rule.chance >= 0 && rule.chance <= 1)) {
+    throw new ScriptError(`${at}.chance`, 'must be a probability from 0 to 1');
   }
   for (const key of ['offered', 'asks'] as const) {
     if (rule[key] !== undefined && !isStringArray(rule[key])) throw new ScriptError(`${at}.${key}`, 'must be an array of strings');

@@ -141,9 +141,56 @@ describe('parseScript', () => {
     [{ rules: [{ call: 'talk' }] }, '[ScriptError] script.rules[0].call: must be "understand" or "speak".'],
     [{ rules: [{ toolCalls: [{ arguments: {} }] }] }, '[ScriptError] script.rules[0].toolCalls[0]: must be { name: string, arguments? }.'],
     [{ rules: 'x' }, '[ScriptError] script.rules: must be an array of rules.'],
+    [{ rules: [{ reply: 'x', chance: 1.5 }] }, '[ScriptError] script.rules[0].chance: must be a probability from 0 to 1.'],
+    [{ rules: [], seed: 1.5 }, '[ScriptError] script.seed: must be an integer.'],
   ])('refuses %j naming where and what', (json, message) => {
     expect(() => parseScript(json)).toThrow(ScriptError);
     expect(() => parseScript(json)).toThrow(message);
+  });
+});
+
+describe('ScriptedProvider chance rules (a flaky model)', () => {
+  const flaky = (seed: number) => ({
+    seed,
+    rules: [
+      { call: 'speak' as const, chance: 0.3, fail: { kind: 'overloaded' as const } },
+      { call: 'speak' as const, reply: 'eco: {{message}}' },
+    ],
+  });
+
+  async function outcomes(seed: number, n: number): Promise<string[]> {
+    const p = new ScriptedProvider({ rules: flaky(seed) });
+    const out: string[] = [];
+    for (let i = 0; i < n; i++) {
+      try {
+        out.push((await p.generate(speakReq(`m${i}`))).text ?? '');
+      } catch (err) {
+        out.push((err as ProviderError).kind);
+      }
+    }
+    return out;
+  }
+
+  it('fails about the stated share of calls and falls through to the next rule otherwise', async () => {
+    const results = await outcomes(7, 2000);
+    const failed = results.filter((r) => r === 'overloaded').length;
+    expect(failed / results.length).toBeGreaterThan(0.27);
+    expect(failed / results.length).toBeLessThan(0.33);
+    results.forEach((r, i) => expect(r === 'overloaded' || r === `eco: m${i}`).toBe(true));
+  });
+
+  it('replays the same draws for the same seed, other draws for another', async () => {
+    expect(await outcomes(42, 50)).toEqual(await outcomes(42, 50));
+    expect(await outcomes(42, 50)).not.toEqual(await outcomes(43, 50));
+  });
+
+  it('never answers with chance 0, always with chance 1', async () => {
+    const never = new ScriptedProvider({ rules: [{ chance: 0, reply: 'no' }, { reply: 'yes' }] });
+    const always = new ScriptedProvider({ rules: [{ chance: 1, reply: 'no' }, { reply: 'yes' }] });
+    for (let i = 0; i < 20; i++) {
+      expect((await never.generate(speakReq('x'))).text).toBe('yes');
+      expect((await always.generate(speakReq('x'))).text).toBe('no');
+    }
   });
 });
 

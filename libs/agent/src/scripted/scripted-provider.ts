@@ -41,6 +41,7 @@ export class ScriptedProvider implements AiProvider {
   private readonly latencyMs: number;
   private readonly recordLimit: number;
   private readonly fired = new Map<ScriptRule, number>();
+  private readonly random: () => number;
 
   /** `new ScriptedProvider({ rules })` for JSON rules, `new ScriptedProvider(fn)` for a function script. */
   constructor(options: ScriptedProviderOptions | ScriptFn = {}) {
@@ -51,6 +52,7 @@ export class ScriptedProvider implements AiProvider {
     this.latencyMs = opts.latencyMs ?? json.latencyMs ?? 0;
     this.model = opts.model ?? json.model ?? 'scripted';
     this.recordLimit = opts.recordLimit ?? Number.POSITIVE_INFINITY;
+    this.random = json.seed === undefined ? Math.random : mulberry32(json.seed);
   }
 
   /** Builds one from stored JSON (an agent config); throws ScriptError on a bad rule. */
@@ -117,15 +119,22 @@ export class ScriptedProvider implements AiProvider {
   }
 
   private async speak(req: ModelRequest): Promise<ModelReply> {
-    const rule = this.rules.find((r) => this.matches(r, req) !== undefined);
-    if (!rule) {
+    let rule: ScriptRule | undefined;
+    let groups: Record<string, string> | undefined;
+    for (const r of this.rules) {
+      groups = this.matches(r, req);
+      if (groups) {
+        rule = r;
+        break;
+      }
+    }
+    if (!rule || !groups) {
       await sleep(this.latencyMs);
       throw new ProviderError({
         kind: 'invalid',
         message: `ScriptedProvider: no rule answers speak round ${req.round} for ${JSON.stringify(scopeOf(req).message ?? '')}`,
       });
     }
-    const groups = this.matches(rule, req)!;
     this.fire(rule);
     await sleep(rule.latencyMs ?? this.latencyMs);
     if (rule.fail) throw failure(rule);
@@ -156,17 +165,34 @@ export class ScriptedProvider implements AiProvider {
       // A rule written for speaking has nothing to say to an understand call.
       if (rule.call === undefined && rule.flows === undefined && rule.fields === undefined) return undefined;
     }
-    if (rule.match === undefined) return {};
+    if (rule.match === undefined) return this.drawn(rule) ? {} : undefined;
     const found = new RegExp(rule.match, rule.flags ?? 'iu').exec(lastUserMessage(req.history) ?? '');
     if (!found) return undefined;
     const groups: Record<string, string> = { ...(found.groups ?? {}) };
     found.forEach((g, i) => (groups[String(i)] = g ?? ''));
-    return groups;
+    return this.drawn(rule) ? groups : undefined;
+  }
+
+  /** A `chance` rule answers only when the draw falls under its probability; others always do. */
+  private drawn(rule: ScriptRule): boolean {
+    return rule.chance === undefined || this.random() < rule.chance;
   }
 
   private fire(rule: ScriptRule): void {
     this.fired.set(rule, (this.fired.get(rule) ?? 0) + 1);
   }
+}
+
+/** A small seeded PRNG (mulberry32): replayable draws without a dependency. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }
 
 function failure(rule: ScriptRule): ProviderError {
