@@ -3,6 +3,8 @@ import {
   fromSpec,
   type Agent,
   type AiProvider,
+  type AnyAction,
+  type AnyCondition,
   type AnyTool,
   type Clock,
   type Store,
@@ -23,6 +25,9 @@ export class UnknownAgentToolError extends Error {
 export interface BuildEngineAgentDeps {
   /** Tools the host can provide; the config's allow-list picks among them. */
   tools: readonly AnyTool[];
+  /** The host's registered actions and conditions; flows name the ones they use. */
+  actions?: readonly AnyAction[];
+  conditions?: readonly AnyCondition[];
   provider: AiProvider;
   /** Used when the config has no `name`. */
   name?: string;
@@ -32,7 +37,7 @@ export interface BuildEngineAgentDeps {
 
 /**
  * Turns a stored AgentConfig into an engine agent: fields, flows from their FlowSpec JSON, the
- * tools its allow-list names, and the provider the host built for it. Throws the engine's
+ * tools its allow-list names, the host's actions and conditions, and the provider the host built for it. Throws the engine's
  * FlowConfigurationError for a flow that does not hold together, and UnknownAgentToolError for an
  * allow-listed id no tool provides.
  */
@@ -48,6 +53,8 @@ export function buildEngineAgent<C = unknown>(config: AgentConfig, deps: BuildEn
     provider: deps.provider,
     tools: allowed.map((id) => byId.get(id)!),
     flows: config.flows.map((spec, index) => fromSpec(spec, { path: ['flows', index] })),
+    ...(deps.actions?.length && { actions: [...deps.actions] }),
+    ...(deps.conditions?.length && { conditions: [...deps.conditions] }),
     ...(config.idle !== undefined && { idle: config.idle }),
     ...(config.maxToolLoops !== undefined && { maxToolLoops: config.maxToolLoops }),
     ...(config.instructions !== undefined && { instructions: config.instructions }),

@@ -2,3 +2,4 @@ export * from './queue-names';
 export * from './jobs';
 export * from './job-options';
 export * from './connection';
+export * from './flow-inputs';

@@ -6,7 +6,10 @@ export interface TurnJobData {
   messageId?: string;
   /** Epoch ms when the message was accepted, for the queue-wait part of latency. */
   acceptedAt: number;
-  /** A wake job (added by the worker): the engine's wake key of the deferred step to run. */
+  /**
+   * A wake job (added by the worker): the engine's wake key of the deferred step to run; or the
+   * Wake key of a flow input (added by the API: `input:event:…` / `input:start:…`, see flow-inputs.ts).
+   */
   wake?: string;
   /** Epoch ms the wake was due. */
   wakeAt?: number;

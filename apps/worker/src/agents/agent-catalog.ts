@@ -6,6 +6,8 @@ import { AGENT_CACHE_SIZE, AGENT_CACHE_TTL_MS } from '../config/worker-settings'
 import type { TurnContext } from '../tools/agent-tool.decorator';
 import { HttpTools } from '../http-tools/http-tools';
 import { ToolRegistry } from '../tools/tool-registry';
+import { ActionRegistry } from '../actions/action-registry';
+import { ConditionRegistry } from '../conditions/condition-registry';
 import { hostStore } from './host-store';
 import { ProviderForConfig } from './provider-for-config';
 
@@ -42,6 +44,8 @@ export class AgentCatalog {
     private readonly tools: ToolRegistry,
     private readonly providers: ProviderForConfig,
     private readonly httpTools: HttpTools,
+    private readonly actions: ActionRegistry,
+    private readonly conditions: ConditionRegistry,
   ) {}
 
   async forAgent(tenantId: string, agentId: string): Promise<LoadedAgent> {
@@ -90,6 +94,8 @@ export class AgentCatalog {
     const httpTools = await this.httpTools.forTenant(tenantId, config.tools.filter((id) => !this.tools.has(id)));
     const agent = buildEngineAgent<TurnContext>(config, {
       tools: [...codeTools, ...httpTools],
+      actions: this.actions.engineActions(),
+      conditions: this.conditions.engineConditions(),
       provider,
       name: row.name,
       store: hostStore,

@@ -10,6 +10,8 @@ export interface OutboundReply {
   key: string;
   text: string;
   kind: string;
+  /** The engine's `afterMs`: wait this long after the previous message before showing this one. */
+  afterMs?: number;
 }
 
 export interface TurnCommit {
@@ -44,7 +46,8 @@ export interface TurnCommit {
 export interface CommittedTurn {
   turnId: string;
   answered: string[];
-  replies: { id: string; text: string }[];
+  /** The replies this commit inserted; `visibleAt` (epoch ms) is set on those shown later. */
+  replies: { id: string; text: string; visibleAt?: number }[];
   version: number;
   commitMs: number;
   totalMs: number;
@@ -104,9 +107,10 @@ export class CommitTurn {
       });
       if (saved.count !== 1) throw new SessionVersionConflictError(c.sessionId, c.expectedVersion);
 
+      const visibleAt = visibleTimes(c.replies, now.getTime());
       const inserted = c.replies.length
         ? await tx.message.createManyAndReturn({
-            data: c.replies.map((r) => ({
+            data: c.replies.map((r, i) => ({
               tenantId: c.tenantId,
               sessionId: c.sessionId,
               channelId: c.channelId,
@@ -116,15 +120,16 @@ export class CommitTurn {
               key: r.key,
               kind: r.kind,
               turnId: c.turnId,
+              visibleAt: visibleAt[i] === undefined ? null : new Date(visibleAt[i]!),
             })),
             skipDuplicates: true,
-            select: { id: true, key: true, text: true },
+            select: { id: true, key: true, text: true, visibleAt: true },
           })
         : [];
       const byKey = new Map(inserted.map((m) => [m.key, m]));
       const replies = c.replies.flatMap((r) => {
         const m = byKey.get(r.key);
-        return m ? [{ id: m.id, text: m.text }] : [];
+        return m ? [{ id: m.id, text: m.text, ...(m.visibleAt && { visibleAt: m.visibleAt.getTime() }) }] : [];
       });
 
       if (c.webhookUrl && inserted.length > 0) {
@@ -134,7 +139,8 @@ export class CommitTurn {
             channelId: c.channelId,
             messageId: m.id,
             url: c.webhookUrl!,
-            nextAttemptAt: now,
+            // A delayed reply is delivered when it becomes visible, not before.
+            nextAttemptAt: m.visibleAt ?? now,
           })),
           skipDuplicates: true,
         });
@@ -159,6 +165,7 @@ export class CommitTurn {
       await recordTurnUsage(tx, {
         tenantId: c.tenantId,
         agentId: c.agentId,
+        sessionId: c.sessionId,
         at: now,
         llmCalls: c.usage.llmCalls,
         inputTokens: c.usage.inputTokens,
@@ -176,4 +183,17 @@ export class CommitTurn {
       return { turnId: c.turnId, answered: c.answered, replies, version, commitMs, totalMs };
     }, COMMIT_TRANSACTION);
   }
+}
+
+/**
+ * When each reply becomes visible: the engine's `afterMs` is a wait after the previous message,
+ * so delays add up along the list, and a message after a delayed one waits for it (order holds).
+ * undefined = at once.
+ */
+export function visibleTimes(replies: readonly Pick<OutboundReply, 'afterMs'>[], now: number): (number | undefined)[] {
+  let at = now;
+  return replies.map((r) => {
+    if (r.afterMs && r.afterMs > 0) at += r.afterMs;
+    return at > now ? at : undefined;
+  });
 }

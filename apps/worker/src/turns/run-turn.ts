@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import type { ScheduledWake, Session, TurnInput, TurnResult } from '@falai/agent';
+import { TurnInputError, type ScheduledWake, type Session, type TurnInput, type TurnResult } from '@falai/agent';
 import { PrismaService } from '@switchboard/db';
+import type { FlowInput } from '@switchboard/queue';
 import { AgentCatalog, type LoadedAgent } from '../agents/agent-catalog';
 import { MAX_CONFLICT_REPLAYS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
@@ -20,8 +21,14 @@ export interface PendingMessage {
   createdAt: Date;
 }
 
-/** What a turn answers: customer messages (one, or a merged burst), or a scheduled wake. */
-export type TurnTrigger = { kind: 'messages'; messages: PendingMessage[] } | { kind: 'wake'; key: string; at: number };
+/**
+ * What a turn answers: customer messages (one, or a merged burst), a scheduled wake, or a flow
+ * input the API stored as a Wake row (`key`, marked fired by the commit): an event or a start.
+ */
+export type TurnTrigger =
+  | { kind: 'messages'; messages: PendingMessage[] }
+  | { kind: 'wake'; key: string; at: number }
+  | { kind: 'input'; key: string; at: number; input: FlowInput };
 
 interface SessionRow {
   id: string;
@@ -83,7 +90,7 @@ export class RunTurn {
       const planned = await this.plan(session, trigger, turnId, startedAt, firstStart);
       if (!planned) {
         this.logger.log({ msg: 'turn skipped: no run waits on this wake, or a person has the session', sessionId, ...what, turnId });
-        if (trigger.kind === 'wake') await this.cancelWake(sessionId, trigger.key);
+        if (trigger.kind !== 'messages') await this.cancelWake(sessionId, trigger.key);
         return null;
       }
       try {
@@ -100,7 +107,7 @@ export class RunTurn {
           outcomeCodes: planned.commit.usage.outcomeCodes,
           totalMs: committed.totalMs,
         });
-        await this.events.publish(sessionId, { type: 'committed', turnId, answered: committed.answered, replies: committed.replies });
+        await this.publishCommitted(sessionId, turnId, committed);
         await this.wakes.schedule(tenantId, sessionId, planned.schedule);
         return committed;
       } catch (err) {
@@ -131,6 +138,19 @@ export class RunTurn {
     throw new TurnStreamEndedError(sessionId);
   }
 
+  /**
+   * Tells the session's listeners (`?wait`, the stream) what the turn committed: replies visible
+   * now at once, each delayed reply (the engine's `afterMs`) in its own event when it becomes visible.
+   */
+  private publishCommitted(sessionId: string, turnId: string, committed: CommittedTurn): Promise<void> {
+    const now = committed.replies.filter((r) => r.visibleAt === undefined).map(({ id, text }) => ({ id, text }));
+    for (const r of committed.replies) {
+      if (r.visibleAt === undefined) continue;
+      this.events.publishAt(r.visibleAt, sessionId, { type: 'committed', turnId, answered: [], replies: [{ id: r.id, text: r.text }] });
+    }
+    return this.events.publish(sessionId, { type: 'committed', turnId, answered: committed.answered, replies: now });
+  }
+
   private async cancelWake(sessionId: string, key: string): Promise<void> {
     await this.prisma.wake.updateMany({ where: { sessionId, key, status: 'scheduled' }, data: { status: 'cancelled' } });
   }
@@ -159,7 +179,7 @@ export class RunTurn {
       answered: trigger.kind === 'messages' ? trigger.messages.map((m) => m.id) : [],
       expectedVersion: session.version,
       webhookUrl: session.channel.webhookUrl,
-      ...(trigger.kind === 'wake' && { firedWake: trigger.key }),
+      ...(trigger.kind !== 'messages' && { firedWake: trigger.key }),
       queueWaitMs:
         trigger.kind === 'messages' ? firstStart - trigger.messages[0].createdAt.getTime() : Math.max(0, firstStart - trigger.at),
       startedAt,
@@ -168,7 +188,8 @@ export class RunTurn {
       loaded?.config.fallbackMessage ? { key: fallbackKey, text: loaded.config.fallbackMessage, kind: 'fallback' } : undefined;
 
     // A person has the conversation: messages are recorded, wakes are dropped, the bot stays quiet.
-    if (session.status === 'handed_off') {
+    // Events and starts still run silenced (the engine's `silent`): do, if and wait steps go on.
+    if (session.status === 'handed_off' && trigger.kind !== 'input') {
       return trigger.kind === 'messages' ? { commit: planHandedOff(base(), state), schedule: [] } : null;
     }
 
@@ -182,24 +203,44 @@ export class RunTurn {
         context,
       };
       if (trigger.kind === 'wake') input.wake = trigger.key;
-      else {
+      else if (trigger.kind === 'input') {
+        applyFlowInput(input, trigger.input);
+        if (session.status === 'handed_off') input.silent = true;
+      } else {
         input.message = trigger.messages.map((m) => m.text).join('\n');
         // A merged burst runs under its first message's id, so a replay builds the same keys.
         input.id = firstId;
       }
       result = await this.streamed(loaded, input, session.id, turnId);
     } catch (err) {
+      // A start naming a flow the agent no longer has (published away after the API accepted it).
+      if (trigger.kind === 'input' && err instanceof TurnInputError) {
+        this.logger.warn({ msg: 'flow input refused by the engine', sessionId: session.id, input: trigger.key, error: err.message });
+        return null;
+      }
       const code = permanentFailureCode(err);
       if (!code) throw err;
       this.logger.error({ msg: 'turn failed for good', sessionId: session.id, turnId, code, error: (err as Error).message });
       return { commit: planFailure(base(), state, code, err as Error, fallback()), schedule: [] };
     }
-    if (trigger.kind === 'wake' && !result.changed) return null;
+    if (trigger.kind !== 'messages' && !result.changed) return null;
     if (trigger.kind === 'messages' && trigger.messages.length > 1) recordInputs(result.session, trigger.messages.map((m) => m.id));
     return { commit: planFromResult(base(), result, fallback()), schedule: result.schedule };
   }
 }
 
 function describe(trigger: TurnTrigger): Record<string, unknown> {
-  return trigger.kind === 'wake' ? { wake: trigger.key } : { messageId: trigger.messages[0].id };
+  if (trigger.kind === 'messages') return { messageId: trigger.messages[0].id };
+  return trigger.kind === 'wake' ? { wake: trigger.key } : { input: trigger.key };
+}
+
+/** An event → `turn({ event, key, data })`; a start → `turn({ start: { flow, key } })`. */
+function applyFlowInput(input: TurnInput<TurnContext>, flowInput: FlowInput): void {
+  if (flowInput.kind === 'event') {
+    input.event = flowInput.event;
+    input.key = flowInput.key;
+    if (flowInput.data) input.data = flowInput.data;
+  } else {
+    input.start = { flow: flowInput.flow, key: flowInput.key };
+  }
 }

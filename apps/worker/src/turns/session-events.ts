@@ -1,12 +1,13 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Redis } from 'ioredis';
 import { sessionChannel, type SessionEvent } from '@switchboard/queue';
 import { REDIS } from '../redis/redis.module';
 
 /** Publishes committed turns on the session's channel (the API's `?wait` and stream listeners). */
 @Injectable()
-export class SessionEvents {
+export class SessionEvents implements OnModuleDestroy {
   private readonly logger = new Logger(SessionEvents.name);
+  private readonly timers = new Set<NodeJS.Timeout>();
 
   constructor(@Inject(REDIS) private readonly redis: Redis) {}
 
@@ -17,5 +18,25 @@ export class SessionEvents {
     } catch (err) {
       this.logger.warn(`publish on session ${sessionId} failed: ${(err as Error).message}`);
     }
+  }
+
+  /**
+   * Publishes at `atMs` (a reply delayed by the engine's `afterMs`). Held in this process only:
+   * if it stops first the event is lost, like any failed publish; the row (visibleAt) and its
+   * webhook delivery (nextAttemptAt) still become visible on time.
+   */
+  publishAt(atMs: number, sessionId: string, event: SessionEvent): void {
+    const timer = setTimeout(() => {
+      this.timers.delete(timer);
+      void this.publish(sessionId, event);
+    }, Math.max(0, atMs - Date.now()));
+    timer.unref();
+    this.timers.add(timer);
+  }
+
+  /** Delayed events are dropped rather than sent early. */
+  onModuleDestroy(): void {
+    for (const t of this.timers) clearTimeout(t);
+    this.timers.clear();
   }
 }

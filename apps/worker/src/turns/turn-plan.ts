@@ -9,7 +9,12 @@ export type TurnBase = Omit<TurnCommit, 'inboundStatus' | 'state' | 'replies' | 
 
 /** The engine's messages, plus the agent's fallback when a run ended failed for a provider reason. */
 export function planFromResult(base: TurnBase, result: TurnResult, fallback: OutboundReply | undefined): TurnCommit {
-  const replies: OutboundReply[] = result.messages.map((m) => ({ key: m.key, text: m.text, kind: m.kind }));
+  const replies: OutboundReply[] = result.messages.map((m) => ({
+    key: m.key,
+    text: m.text,
+    kind: m.kind,
+    ...(m.afterMs !== undefined && { afterMs: m.afterMs }),
+  }));
   if (fallback && failedForGood(result)) replies.push(fallback);
   return { ...base, inboundStatus: 'answered', state: result.session, replies, usage: turnUsage(result), wakes: result.schedule };
 }

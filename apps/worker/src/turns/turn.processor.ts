@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, type Job } from 'bullmq';
-import { QUEUES, type TurnJobData } from '@switchboard/queue';
+import { isFlowInputWakeKey, QUEUES, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { LEASE_BUSY_DELAY_MS, turnWorkerOptions } from '../config/worker-settings';
 import { SessionLeases, type Lease } from '../lease/session-lease';
 import { DrainSession } from './drain-session';
-import { RunTurn } from './run-turn';
+import { FlowInputLoader } from '../wakes/flow-input-loader';
+import { RunTurn, type TurnTrigger } from './run-turn';
 import { transientRetryDelayMs } from './turn-failure';
 
 type TurnJob = Job<TurnJobData>;
@@ -15,7 +16,8 @@ type TurnJob = Job<TurnJobData>;
 export type TurnJobResult =
   | { status: 'already-answered' }
   | { status: 'drained'; turns: number }
-  | { status: 'woke'; turns: number; committed: boolean };
+  | { status: 'woke'; turns: number; committed: boolean }
+  | { status: 'input-gone' };
 
 /**
  * Consumes `{turns}` jobs: "session S has work" — a message to answer, or a wake to run. Takes
@@ -33,6 +35,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     private readonly leases: SessionLeases,
     private readonly drain: DrainSession,
     private readonly runTurn: RunTurn,
+    private readonly inputs: FlowInputLoader,
   ) {
     super();
   }
@@ -84,12 +87,23 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     return { status: 'drained', turns: result.turns };
   }
 
-  /** Customer messages waiting in the session go first (they hold the floor), then the wake runs. */
+  /**
+   * Customer messages waiting in the session go first (they hold the floor), then the wake runs.
+   * A flow input (an event or start the API stored as a Wake row) runs the same way, through
+   * the same lease and commit, with its payload read from the row.
+   */
   private async wake(job: TurnJob, token: string | undefined, lease: Lease): Promise<TurnJobResult> {
     const { tenantId, sessionId, wake, wakeAt } = job.data;
+    const at = wakeAt ?? job.timestamp;
+    let trigger: TurnTrigger = { kind: 'wake', key: wake!, at };
+    if (isFlowInputWakeKey(wake!)) {
+      const input = await this.inputs.pending(tenantId, sessionId, wake!);
+      if (!input) return { status: 'input-gone' };
+      trigger = { kind: 'input', key: wake!, at, input };
+    }
     const drained = await this.drain.execute({ tenantId, sessionId, lease, stopping: () => this.stopping });
     if (this.stopping || !lease.isHeld) return this.retryLater(job, token);
-    const committed = await this.runTurn.execute(tenantId, sessionId, { kind: 'wake', key: wake!, at: wakeAt ?? job.timestamp });
+    const committed = await this.runTurn.execute(tenantId, sessionId, trigger);
     return { status: 'woke', turns: drained.turns, committed: committed !== null };
   }
 

@@ -1,14 +1,11 @@
-import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
 import type { ScheduledWake } from '@falai/agent';
-import { QUEUES, TURN_JOB_OPTIONS, type TurnJobData } from '@switchboard/queue';
+import { QUEUES, TURN_JOB_OPTIONS, wakeJobId, wakeJobName, type TurnJobData } from '@switchboard/queue';
 
-/** One job id per (session, wake key): scheduling the same wake twice adds one job. */
-export function wakeJobId(sessionId: string, key: string): string {
-  return `wake-${createHash('sha256').update(`${sessionId}\n${key}`).digest('hex').slice(0, 40)}`;
-}
+// One job id per (session, wake key), shared with the API's flow inputs: scheduling twice adds one job.
+export { wakeJobId };
 
 /**
  * Turns the engine's `schedule[]` into delayed `{turns}` jobs. Best effort after the commit: the
@@ -36,7 +33,7 @@ export class WakeScheduler {
     const jobId = wakeJobId(sessionId, key);
     if (replaceFinished) await this.queue.remove(jobId).catch(() => undefined);
     await this.queue.add(
-      'wake',
+      wakeJobName(key),
       { tenantId, sessionId, acceptedAt: Date.now(), wake: key, wakeAt: at },
       { ...TURN_JOB_OPTIONS, jobId, delay: Math.max(0, at - Date.now()) },
     );

@@ -1,4 +1,5 @@
 import type { AgentConfig } from '@switchboard/agent-config';
+import type { StructuredSchema } from '@falai/agent';
 import type { Prisma } from '@switchboard/db';
 import { UnknownReferenceError } from '../admin-errors';
 import { isUuid } from '../list-query/filters';
@@ -32,4 +33,18 @@ export async function knownToolIds(tx: Prisma.TransactionClient, tenantId: strin
     tx.toolDefinition.findMany({ where: { tenantId }, select: { toolId: true } }),
   ]);
   return new Set([...code, ...http].map((t) => t.toolId));
+}
+
+/** The worker's registered actions (with their params) and conditions, as synced at its start-up. */
+export async function knownActions(
+  tx: Prisma.TransactionClient,
+): Promise<{ actions: Record<string, StructuredSchema | undefined>; conditions: string[] }> {
+  const rows = await tx.registeredAction.findMany({ select: { kind: true, name: true, params: true } });
+  const actions: Record<string, StructuredSchema | undefined> = {};
+  const conditions: string[] = [];
+  for (const r of rows) {
+    if (r.kind === 'action') actions[r.name] = (r.params ?? undefined) as StructuredSchema | undefined;
+    else conditions.push(r.name);
+  }
+  return { actions, conditions };
 }

@@ -7,7 +7,7 @@ import type { AdminUser } from '../auth/admin-user';
 import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { tenantScope } from '../tenant-scope';
-import { assertCredentialOfTenant, knownToolIds } from './agent-references';
+import { assertCredentialOfTenant, knownActions, knownToolIds } from './agent-references';
 import { versionSelect } from './agent.dto';
 import { validateForPublish, type PublishCheck } from './validate-for-publish';
 
@@ -77,7 +77,7 @@ export class PublishAgent {
   private async validate(tx: Prisma.TransactionClient, tenantId: string, draft: unknown): Promise<PublishCheck> {
     let check: PublishCheck;
     try {
-      check = validateForPublish(draft, await knownToolIds(tx, tenantId));
+      check = validateForPublish(draft, await knownToolIds(tx, tenantId), await knownActions(tx));
     } catch (err) {
       if (err instanceof FlowConfigurationError) throw new FlowConfigurationRejectedError(err);
       throw err;

@@ -7,8 +7,15 @@ import {
   type FieldsDef,
   type FlowRegistries,
   type FlowWarning,
+  type StructuredSchema,
 } from '@falai/agent';
 import { agentConfigSchema, type AgentConfig } from '@switchboard/agent-config';
+
+/** The worker's registered actions (name → params schema) and condition names (RegisteredAction rows). */
+export interface KnownActions {
+  actions: Record<string, StructuredSchema | undefined>;
+  conditions: string[];
+}
 
 export interface PublishCheck {
   config: AgentConfig;
@@ -19,9 +26,13 @@ export interface PublishCheck {
  * Everything the engine would refuse when the worker builds this agent, checked before it is
  * published: the config's JSON shape, every allow-listed tool id among the tools that exist,
  * fields, idle tools and every flow (from its FlowSpec, with the agent's fields and allow-list
- * as registries). Throws the engine's FlowConfigurationError, whose `path` points into the config.
+ * and the worker's registered actions and conditions as registries). Throws the engine's FlowConfigurationError, whose `path` points into the config.
  */
-export function validateForPublish(draft: unknown, knownToolIds: ReadonlySet<string>): PublishCheck {
+export function validateForPublish(
+  draft: unknown,
+  knownToolIds: ReadonlySet<string>,
+  known: KnownActions = { actions: {}, conditions: [] },
+): PublishCheck {
   const parsed = agentConfigSchema.safeParse(draft);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -48,7 +59,12 @@ export function validateForPublish(draft: unknown, knownToolIds: ReadonlySet<str
 
   const warnings: FlowWarning[] = [];
   warnings.push(...validateFields(config.fields, { path: ['fields'] }).warnings);
-  const registries: FlowRegistries = { fields: config.fields as FieldsDef, tools: config.tools };
+  const registries: FlowRegistries = {
+    fields: config.fields as FieldsDef,
+    tools: config.tools,
+    actions: known.actions,
+    conditions: known.conditions,
+  };
   warnings.push(...validateIdle(config.idle, registries, { path: ['idle'] }).warnings);
   // fromSpec refuses what only a spec can get wrong (kind, unknown keys); validateFlows then runs
   // validateFlow on each and checks flow ids are unique across the agent.
