@@ -2,4 +2,5 @@ export * from './queue-names';
 export * from './jobs';
 export * from './job-options';
 export * from './connection';
+export * from './http-tool-test';
 export * from './flow-inputs';

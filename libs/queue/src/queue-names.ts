@@ -2,6 +2,8 @@
 export const QUEUES = {
   /** One job per inbound message (or wake): run the session's pending turns. */
   turns: '{turns}',
+  /** A console "test call" of an HTTP tool: the worker (which holds the secret headers) makes it. */
+  httpToolTests: '{http-tool-tests}',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

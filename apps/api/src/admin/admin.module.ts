@@ -4,6 +4,8 @@ import { ChannelsController } from './channels/channels.controller';
 import { CredentialsController } from './credentials/credentials.controller';
 import { HttpToolsController } from './tools/http-tools.controller';
 import { HttpToolsService } from './tools/http-tools.service';
+import { HttpToolTestCall } from './tools/http-tool-test.usecase';
+import { HttpToolTestQueue } from './tools/http-tool-test.queue';
 import { ToolsController } from './tools/tools.controller';
 import { UsersController } from './users/users.controller';
 import { AuditLogController } from './audit-log/audit-log.controller';
@@ -46,7 +48,7 @@ import { TurnsController } from './turns/turns.controller';
     UsageController,
     AuditLogController,
   ],
-  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, PublishAgent, SecretBox, HttpToolsService],
+  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, PublishAgent, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue],
   exports: [AccessTokenService, AdminAuthGuard],
 })
 export class AdminModule {}

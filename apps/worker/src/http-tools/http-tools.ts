@@ -6,7 +6,7 @@ import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { SECRET_CONTEXTS, SecretBox } from '../secrets/secret-box';
 import type { TurnContext } from '../tools/agent-tool.decorator';
 import { idempotencyKey } from '../tools/to-engine-tool';
-import { guardedHttpCall, HttpToolCallError } from './guarded-http-call';
+import { guardedHttpCall, HttpToolCallError, type HttpCallResult } from './guarded-http-call';
 
 const MAX_REDIRECTS = 3;
 
@@ -72,33 +72,7 @@ export class HttpTools {
   }
 
   private async call(def: ToolDefinition, args: Record<string, unknown>, ctx: ToolCtx<TurnContext>): Promise<ToolResult> {
-    const url = new URL(def.url);
-    const withBody = def.method !== 'GET' && def.method !== 'DELETE';
-    if (!withBody) {
-      for (const [k, v] of Object.entries(args)) {
-        if (v !== undefined && v !== null) url.searchParams.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
-      }
-    }
-    const secretHeaders = def.secretHeadersEncrypted
-      ? stringRecord(JSON.parse(this.secrets.decrypt(def.secretHeadersEncrypted, SECRET_CONTEXTS.httpToolHeaders(def.tenantId))))
-      : {};
-    const res = await guardedHttpCall({
-      method: def.method,
-      url: url.toString(),
-      headers: {
-        accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
-        'user-agent': 'switchboard-http-tool',
-        'idempotency-key': idempotencyKey(def.toolId, args, ctx),
-        ...(withBody && { 'content-type': 'application/json' }),
-      },
-      // The tenant's headers (plain and secret) go only to the tool's own origin.
-      originHeaders: { ...stringRecord(def.headers), ...secretHeaders },
-      body: withBody ? JSON.stringify(args) : undefined,
-      timeoutMs: def.timeoutMs,
-      maxResponseBytes: this.env.HTTP_TOOL_MAX_RESPONSE_BYTES,
-      allowedHosts: this.allowedHosts,
-      maxRedirects: MAX_REDIRECTS,
-    });
+    const res = await this.send(def, args, idempotencyKey(def.toolId, args, ctx));
     if (res.status < 200 || res.status >= 300) {
       throw new HttpToolCallError('http-tool-status', `the endpoint answered HTTP ${res.status}: ${res.body.slice(0, 500)}`);
     }
@@ -110,5 +84,39 @@ export class HttpTools {
       }
     }
     return { value: res.body };
+  }
+
+  /**
+   * The tool's request for `args` (headers, secret headers, guard, timeout, size cap) and the raw
+   * response, whatever its status: turns read it through `call`, console test calls as it is.
+   */
+  async send(def: ToolDefinition, args: Record<string, unknown>, idempotency: string): Promise<HttpCallResult> {
+    const url = new URL(def.url);
+    const withBody = def.method !== 'GET' && def.method !== 'DELETE';
+    if (!withBody) {
+      for (const [k, v] of Object.entries(args)) {
+        if (v !== undefined && v !== null) url.searchParams.set(k, typeof v === 'object' ? JSON.stringify(v) : String(v));
+      }
+    }
+    const secretHeaders = def.secretHeadersEncrypted
+      ? stringRecord(JSON.parse(this.secrets.decrypt(def.secretHeadersEncrypted, SECRET_CONTEXTS.httpToolHeaders(def.tenantId))))
+      : {};
+    return guardedHttpCall({
+      method: def.method,
+      url: url.toString(),
+      headers: {
+        accept: 'application/json, text/plain;q=0.9, */*;q=0.1',
+        'user-agent': 'switchboard-http-tool',
+        'idempotency-key': idempotency,
+        ...(withBody && { 'content-type': 'application/json' }),
+      },
+      // The tenant's headers (plain and secret) go only to the tool's own origin.
+      originHeaders: { ...stringRecord(def.headers), ...secretHeaders },
+      body: withBody ? JSON.stringify(args) : undefined,
+      timeoutMs: def.timeoutMs,
+      maxResponseBytes: this.env.HTTP_TOOL_MAX_RESPONSE_BYTES,
+      allowedHosts: this.allowedHosts,
+      maxRedirects: MAX_REDIRECTS,
+    });
   }
 }

@@ -79,6 +79,7 @@ export const ROUTES: readonly RouteCase[] = [
   r('POST', '/v1/admin/http-tools', WRITE, () => '/v1/admin/http-tools', () => ({ toolId: 'never_created', url: 'https://example.test/x' })),
   r('PUT', '/v1/admin/http-tools/:id', WRITE, (w) => `/v1/admin/http-tools/${w.httpTool}`, () => ({ timeoutMs: 1000 })),
   r('DELETE', '/v1/admin/http-tools/:id', WRITE, (w) => `/v1/admin/http-tools/${w.httpTool}`),
+  r('POST', '/v1/admin/http-tools/:id/test', WRITE, (w) => `/v1/admin/http-tools/${w.httpTool}/test`, () => ({ arguments: {} })),
   r('GET', '/v1/admin/users', ALL, () => '/v1/admin/users'),
   r('GET', '/v1/admin/users/:id', ALL, (w) => `/v1/admin/users/${w.user}`),
   r('POST', '/v1/admin/users', WRITE, () => '/v1/admin/users', () => ({ email: 'never@example.test', role: 'viewer', password: 'long enough password' })),

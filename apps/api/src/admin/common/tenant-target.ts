@@ -8,6 +8,8 @@ import { isUuid } from '../list-query/filters';
  */
 export function targetTenant(user: AdminUser, requested: string | undefined): string {
   if (user.role === 'platform_admin') {
+    // The tenant picked with X-Tenant-Id stands in for a body that names none.
+    requested ??= user.actingTenantId;
     if (!requested || !isUuid(requested)) {
       throw new BadRequestError('tenant-required', 'Platform admins act for a tenant they name: send "tenantId" (a tenant uuid).');
     }

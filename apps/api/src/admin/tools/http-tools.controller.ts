@@ -1,5 +1,5 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
@@ -15,6 +15,7 @@ import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { createHttpToolBody, httpToolColumns, updateHttpToolBody, type CreateHttpToolBody, type HttpToolDto, type UpdateHttpToolBody } from './http-tool.dto';
 import { HttpToolsService } from './http-tools.service';
+import { HttpToolTestCall, httpToolTestBody, type HttpToolTestAnswer, type HttpToolTestBody } from './http-tool-test.usecase';
 
 const listSpec: ListSpec<Prisma.ToolDefinitionWhereInput> = {
   resource: 'http-tools',
@@ -38,6 +39,7 @@ export class HttpToolsController {
   constructor(
     private readonly prisma: PrismaService,
     private readonly tools: HttpToolsService,
+    private readonly testCall: HttpToolTestCall,
   ) {}
 
   @Get()
@@ -71,6 +73,17 @@ export class HttpToolsController {
   @ApiOperation({ summary: 'Edit an HTTP tool; secretHeaders, when sent, replaces all secret headers' })
   update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateHttpToolBody)) body: UpdateHttpToolBody) {
     return this.tools.update(user, id, body);
+  }
+
+  @Post(':id/test')
+  @HttpCode(200)
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({
+    summary:
+      'Test call: a worker calls the endpoint with these arguments (secret headers and SSRF guard included) and the answer comes back: status, headers, capped body, or the tool error. 422 invalid-tool-arguments, 504 http-tool-test-timeout when no worker answers',
+  })
+  test(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(httpToolTestBody)) body: HttpToolTestBody): Promise<HttpToolTestAnswer> {
+    return this.testCall.run(user, id, body);
   }
 
   @Delete(':id')

@@ -1,6 +1,6 @@
 import type { Turn } from '@switchboard/db';
 
-/** A turn's usage and outcome as the console reads it; the engine trace stays server-side. */
+/** A turn's usage and outcome as the console lists it (lean: the trace is on the single-turn read). */
 export interface TurnDto {
   id: string;
   tenantId: string;
@@ -42,3 +42,20 @@ export const turnSelect = {
   totalMs: true,
   createdAt: true,
 } as const satisfies Partial<Record<keyof Turn, true>>;
+
+/**
+ * One turn with what happened inside it: the engine's trace (each model call with its time and
+ * tokens, each tool call with its arguments, gate and the result text the model read) and the
+ * step outcomes. Tool arguments and results are the tenant's own data; request headers of HTTP
+ * tools (secret ones included) are never part of a trace.
+ */
+export interface TurnDetailDto extends TurnDto {
+  trace: unknown[];
+  outcomes: unknown[];
+}
+
+export const turnDetailSelect = { ...turnSelect, trace: true, outcomes: true } as const satisfies Partial<Record<keyof Turn, true>>;
+
+export function toTurnDetail(row: Omit<TurnDetailDto, 'trace' | 'outcomes'> & { trace: unknown; outcomes: unknown }): TurnDetailDto {
+  return { ...row, trace: Array.isArray(row.trace) ? row.trace : [], outcomes: Array.isArray(row.outcomes) ? row.outcomes : [] };
+}

@@ -10,7 +10,7 @@ import { ALL_ROLES, Roles } from '../auth/roles.decorator';
 import { isUuid } from '../list-query/filters';
 import { contentRange, parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
-import { turnSelect, type TurnDto } from './turn.dto';
+import { toTurnDetail, turnDetailSelect, turnSelect, type TurnDetailDto, type TurnDto } from './turn.dto';
 import { turnsListSpec } from './turns.list-spec';
 
 @ApiTags('console admin')
@@ -39,10 +39,10 @@ export class TurnsController {
 
   @Get(':id')
   @Roles(...ALL_ROLES)
-  @ApiOperation({ summary: 'One turn (404 for an id of another tenant)' })
-  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<TurnDto> {
-    const row = isUuid(id) ? await this.prisma.turn.findFirst({ where: { id, ...tenantScope(user) }, select: turnSelect }) : null;
+  @ApiOperation({ summary: 'One turn with its trace (model and tool calls: arguments, results, ms) and step outcomes (404 for an id of another tenant)' })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<TurnDetailDto> {
+    const row = isUuid(id) ? await this.prisma.turn.findFirst({ where: { id, ...tenantScope(user) }, select: turnDetailSelect }) : null;
     if (!row) throw new ResourceNotFoundError('turn', id);
-    return row;
+    return toTurnDetail(row);
   }
 }
