@@ -24,6 +24,14 @@ import { SessionsController } from './sessions/sessions.controller';
 import { StatsController } from './stats/stats.controller';
 import { TenantsController } from './tenants/tenants.controller';
 import { TurnsController } from './turns/turns.controller';
+import { DeliveriesController } from './deliveries/deliveries.controller';
+import { RedriveDelivery } from './deliveries/redrive-delivery.usecase';
+import { DeadLettersController } from './dead-letters/dead-letters.controller';
+import { TurnDeadLetters } from './dead-letters/turn-dead-letters';
+import { TurnQueueReader } from './dead-letters/turn-queue-reader';
+import { QueuesController } from './queues/queues.controller';
+import { TenantBacklogCounter } from './queues/tenant-backlog';
+import { HandBackSession } from './sessions/hand-back.usecase';
 
 /**
  * Console login and the admin REST the console reads (react-admin simple-REST dialect) under
@@ -47,8 +55,12 @@ import { TurnsController } from './turns/turns.controller';
     UsersController,
     UsageController,
     AuditLogController,
+    DeliveriesController,
+    DeadLettersController,
+    QueuesController,
   ],
-  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, PublishAgent, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue],
+  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, PublishAgent, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue,
+    RedriveDelivery, TurnQueueReader, TurnDeadLetters, TenantBacklogCounter, HandBackSession],
   exports: [AccessTokenService, AdminAuthGuard],
 })
 export class AdminModule {}

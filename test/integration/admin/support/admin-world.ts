@@ -14,6 +14,10 @@ export interface AdminWorld {
   message: string;
   turn: string;
   audit: string;
+  /** A dead webhook delivery of an outbound reply. */
+  delivery: string;
+  /** The id a failed turn job of the world's message would have (no such job exists: redrive answers 404). */
+  deadLetter: string;
 }
 
 export async function createAdminWorld(db: PrismaClient): Promise<AdminWorld> {
@@ -36,6 +40,12 @@ export async function createAdminWorld(db: PrismaClient): Promise<AdminWorld> {
     tenantId, agentId: t.agent.id, at: new Date(), llmCalls: 1, inputTokens: 1, outputTokens: 1, cachedInputTokens: 0,
     queueWaitMs: 1, modelMs: 1, toolsMs: 0, commitMs: 1, totalMs: 3, outcomeCodes: ['answered'], deferred: false, failed: false,
   });
+  const reply = await db.message.create({
+    data: { tenantId, sessionId: session.id, channelId: t.channel.id, direction: 'outbound', status: 'sent', text: 'reply' },
+  });
+  const delivery = await db.delivery.create({
+    data: { tenantId, channelId: t.channel.id, messageId: reply.id, url: 'https://example.test/hook', status: 'dead', attempts: 3, lastError: 'HTTP 500' },
+  });
   const audit = await db.auditLog.create({ data: { tenantId, actorType: 'system', action: 'agent.update', entityType: 'agent', entityId: t.agent.id } });
   return {
     tenant: tenantId,
@@ -49,6 +59,8 @@ export async function createAdminWorld(db: PrismaClient): Promise<AdminWorld> {
     message: message.id,
     turn: turn.id,
     audit: audit.id,
+    delivery: delivery.id,
+    deadLetter: `msg-${message.id}`,
   };
 }
 
@@ -69,6 +81,7 @@ export async function tenantSnapshot(db: PrismaClient, tenantId: string): Promis
     db.turn.findMany({ where, orderBy: { id: 'asc' } }),
     db.auditLog.findMany({ where, orderBy: { id: 'asc' } }),
     db.usageDaily.findMany({ where, orderBy: { id: 'asc' } }),
+    db.delivery.findMany({ where, orderBy: { id: 'asc' } }),
   ]);
   return JSON.stringify(rows, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }

@@ -90,4 +90,12 @@ export const ROUTES: readonly RouteCase[] = [
   r('GET', '/v1/admin/usage/quota', ALL, () => '/v1/admin/usage/quota'),
   r('GET', '/v1/admin/audit-log', AUDIT, () => '/v1/admin/audit-log'),
   r('GET', '/v1/admin/audit-log/:id', AUDIT, (w) => `/v1/admin/audit-log/${w.audit}`),
+  // Operations (issue 5): operators and up; viewers see none of it.
+  r('GET', '/v1/admin/deliveries', AUDIT, () => '/v1/admin/deliveries'),
+  r('GET', '/v1/admin/deliveries/:id', AUDIT, (w) => `/v1/admin/deliveries/${w.delivery}`),
+  r('POST', '/v1/admin/deliveries/:id/redrive', AUDIT, (w) => `/v1/admin/deliveries/${w.delivery}/redrive`),
+  r('GET', '/v1/admin/dead-letters', AUDIT, () => '/v1/admin/dead-letters'),
+  r('POST', '/v1/admin/dead-letters/:id/redrive', AUDIT, (w) => `/v1/admin/dead-letters/${w.deadLetter}/redrive`),
+  r('GET', '/v1/admin/queues', AUDIT, () => '/v1/admin/queues'),
+  r('POST', '/v1/admin/sessions/:id/hand-back', AUDIT, (w) => `/v1/admin/sessions/${w.session}/hand-back`),
 ];

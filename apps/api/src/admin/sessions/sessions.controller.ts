@@ -1,5 +1,5 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
 import { ResourceNotFoundError } from '../admin-errors';
@@ -7,9 +7,11 @@ import { AdminAuthGuard } from '../auth/admin-auth.guard';
 import type { AdminUser } from '../auth/admin-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { ALL_ROLES, Roles } from '../auth/roles.decorator';
+import { OPERATORS } from '../common/ops-roles';
 import { isUuid } from '../list-query/filters';
 import { contentRange, parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
+import { HandBackSession } from './hand-back.usecase';
 import { sessionSelect, type SessionDto } from './session.dto';
 import { sessionsListSpec } from './sessions.list-spec';
 
@@ -17,7 +19,10 @@ import { sessionsListSpec } from './sessions.list-spec';
 @Controller('v1/admin/sessions')
 @UseGuards(AdminAuthGuard)
 export class SessionsController {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly handBackSession: HandBackSession,
+  ) {}
 
   @Get()
   @Roles(...ALL_ROLES)
@@ -46,5 +51,13 @@ export class SessionsController {
       : null;
     if (!row) throw new ResourceNotFoundError('session', id);
     return row;
+  }
+
+  @Post(':id/hand-back')
+  @HttpCode(200)
+  @Roles(...OPERATORS)
+  @ApiOperation({ summary: 'Give a handed-off session back to the bot; it answers from the next message (409 session-not-handed-off otherwise)' })
+  handBack(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<SessionDto> {
+    return this.handBackSession.execute(user, id);
   }
 }

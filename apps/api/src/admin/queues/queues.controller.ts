@@ -1,0 +1,53 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, UseGuards } from '@nestjs/common';
+import { QUEUES } from '@switchboard/queue';
+import { AdminAuthGuard } from '../auth/admin-auth.guard';
+import type { AdminUser } from '../auth/admin-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { OPERATORS } from '../common/ops-roles';
+import { TurnDeadLetters } from '../dead-letters/turn-dead-letters';
+import { TurnQueueReader, type QueueCounts } from '../dead-letters/turn-queue-reader';
+import { TenantBacklogCounter, type TenantBacklog } from './tenant-backlog';
+
+export interface QueuesDto {
+  /** `platform`: every tenant, with the BullMQ counts; `tenant`: the caller's tenant only. */
+  scope: 'platform' | 'tenant';
+  tenantId: string | null;
+  backlog: TenantBacklog & { deadLetters: number };
+  /** BullMQ's own counts per queue. They cover every tenant, so only platform admins get them. */
+  queues?: { name: string; counts: QueueCounts }[];
+}
+
+/**
+ * Pipeline health at a glance. BullMQ counts jobs per queue, not per tenant, and a tenant must
+ * not learn how busy the others are: tenant roles get their backlog counted from their own rows.
+ */
+@ApiTags('console admin')
+@Controller('v1/admin/queues')
+@UseGuards(AdminAuthGuard)
+export class QueuesController {
+  constructor(
+    private readonly backlog: TenantBacklogCounter,
+    private readonly deadLetters: TurnDeadLetters,
+    private readonly queue: TurnQueueReader,
+  ) {}
+
+  @Get()
+  @Roles(...OPERATORS)
+  @ApiOperation({ summary: 'Backlog of your tenant (queued messages, due wakes, pending/dead deliveries, dead letters); platform admins also get per-queue BullMQ counts' })
+  async get(@CurrentUser() user: AdminUser): Promise<QueuesDto> {
+    const platform = user.role === 'platform_admin';
+    const [backlog, deadLetters, counts] = await Promise.all([
+      this.backlog.count(user),
+      this.deadLetters.count(user),
+      platform ? this.queue.counts() : undefined,
+    ]);
+    return {
+      scope: platform ? 'platform' : 'tenant',
+      tenantId: user.tenantId,
+      backlog: { ...backlog, deadLetters },
+      ...(counts && { queues: [{ name: QUEUES.turns, counts }] }),
+    };
+  }
+}
