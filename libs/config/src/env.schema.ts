@@ -35,6 +35,12 @@ export const envSchema = z.object({
   RATE_LIMIT_TENANT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(3000),
   /** Signs the console's access tokens (HS256). */
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').default(DEV_AUTH_SECRET),
+  /**
+   * `Secure` flag of the console's refresh-token cookie: `auto` sets it when the request came
+   * over TLS (directly, or per X-Forwarded-Proto from the proxy in front); `always` sets it on
+   * every answer, for a TLS-terminating proxy that does not send X-Forwarded-Proto.
+   */
+  AUTH_COOKIE_SECURE: z.enum(['auto', 'always']).default('auto'),
   /** Encrypts secrets at rest (AES-256-GCM): provider keys, webhook secrets, HTTP tool headers. */
   MASTER_KEY: z.string().refine(isMasterKey, MASTER_KEY_FORMAT).default(DEV_MASTER_KEY),
 });

@@ -25,8 +25,10 @@ export async function databaseSchema(db: Client, schema = 'public'): Promise<Sch
   );
   const indexRows = await db.query<{ table: string; name: string; unique: boolean; primary: boolean; columns: string[] }>(
     `SELECT t.relname AS table, i.relname AS name, ix.indisunique AS unique, ix.indisprimary AS primary,
-            array(SELECT a.attname::text FROM unnest(ix.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
-                  JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum ORDER BY k.ord) AS columns
+            -- An expression column (attnum 0) reads as its expression, e.g. lower(email).
+            array(SELECT COALESCE(a.attname::text, pg_get_indexdef(ix.indexrelid, k.ord::int, true))
+                    FROM unnest(ix.indkey::int2[]) WITH ORDINALITY k(attnum, ord)
+                    LEFT JOIN pg_attribute a ON a.attrelid = t.oid AND a.attnum = k.attnum AND k.attnum <> 0 ORDER BY k.ord) AS columns
        FROM pg_index ix JOIN pg_class t ON t.oid = ix.indrelid JOIN pg_class i ON i.oid = ix.indexrelid
        JOIN pg_namespace n ON n.oid = t.relnamespace WHERE n.nspname = $1`,
     [schema],

@@ -78,6 +78,14 @@ const NATIVE_TYPES: Record<string, (args: string[]) => string> = {
   Citext: () => 'citext',
 };
 
+/**
+ * Indexes schema.prisma cannot declare (Prisma has no expression indexes), written by hand in a
+ * migration; each is named beside its model in schema.prisma.
+ */
+const HAND_WRITTEN_INDEXES: { table: string; name: string; index: IndexShape }[] = [
+  { table: 'User', name: 'User_email_lower_key', index: { columns: ['lower(email)'], unique: true, primary: false } },
+];
+
 /** Defaults Prisma computes in the client (no database default). */
 const CLIENT_SIDE_DEFAULTS = new Set(['uuid', 'cuid', 'nanoid', 'ulid']);
 
@@ -143,6 +151,7 @@ export function declaredSchema(dm: Datamodel = readDatamodel()): SchemaShape {
         onUpdate: action(f.relationOnUpdate, 'Cascade'),
       };
     }
+    for (const h of HAND_WRITTEN_INDEXES.filter((i) => i.table === table)) indexes[h.name] = h.index;
     tables[table] = { columns, indexes, foreignKeys };
   }
   return { enums, tables };

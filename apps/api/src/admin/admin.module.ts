@@ -19,6 +19,8 @@ import { AdminAuthGuard } from './auth/admin-auth.guard';
 import { AuthController } from './auth/auth.controller';
 import { LoginThrottle } from './auth/login-throttle';
 import { LoginUseCase } from './auth/login.usecase';
+import { AuthSessions } from './auth/auth-sessions';
+import { RefreshCookie } from './auth/refresh-cookie';
 import { MessagesController } from './messages/messages.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { StatsController } from './stats/stats.controller';
@@ -59,7 +61,7 @@ import { HandBackSession } from './sessions/hand-back.usecase';
     DeadLettersController,
     QueuesController,
   ],
-  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, PublishAgent, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue,
+  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, AuthSessions, RefreshCookie, PublishAgent, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue,
     RedriveDelivery, TurnQueueReader, TurnDeadLetters, TenantBacklogCounter, HandBackSession],
   exports: [AccessTokenService, AdminAuthGuard],
 })

@@ -5,7 +5,7 @@ import { PinoLogger } from 'nestjs-pino';
 import { ForbiddenRoleError, UnauthenticatedError } from '../admin-errors';
 import { AccessTokenService } from './access-token.service';
 import { actingTenant, TENANT_HEADER } from './acting-tenant';
-import type { AdminUser } from './admin-user';
+import { canUseConsole, type AdminUser } from './admin-user';
 import { PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
 
 export interface AdminRequest {
@@ -15,8 +15,8 @@ export interface AdminRequest {
 }
 
 /**
- * Reads `Authorization: Bearer <token>`, loads the user fresh from the database (so a disabled
- * user or a changed role takes effect at once) and checks the route's @Roles. A route that
+ * Reads `Authorization: Bearer <token>`, checks its login session is live and loads the user
+ * fresh from the database (so a logout, a disabled user or a changed role takes effect at once) and checks the route's @Roles. A route that
  * declares no roles is refused: forgetting them must not open it.
  */
 @Injectable()
@@ -48,21 +48,30 @@ export class AdminAuthGuard implements CanActivate {
     if (typeof header !== 'string' || header.trim() === '') {
       throw new UnauthenticatedError('No access token was sent.');
     }
-    const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
-    if (!match) throw new UnauthenticatedError('The Authorization header is not "Bearer <token>".');
+    const token = bearerTokenOf(header);
+    if (!token) throw new UnauthenticatedError('The Authorization header is not "Bearer <token>".');
 
-    const userId = await this.tokens.verify(match[1]);
-    if (!userId) throw new UnauthenticatedError('The access token is invalid or expired.');
+    const claims = await this.tokens.verify(token);
+    if (!claims) throw new UnauthenticatedError('The access token is invalid or expired.');
 
-    const user = await this.prisma.user.findUnique({
-      where: { id: userId },
-      select: { id: true, email: true, name: true, role: true, tenantId: true, disabledAt: true },
+    // One primary-key read answers both questions: is the login session still live (not logged
+    // out, not rotated away, not revoked for a reused refresh token), and who is the user now.
+    const session = await this.prisma.authSession.findUnique({
+      where: { id: claims.sessionId },
+      select: { userId: true, revokedAt: true, user: { select: { id: true, email: true, name: true, role: true, tenantId: true, disabledAt: true } } },
     });
-    if (!user || user.disabledAt) throw new UnauthenticatedError('The account of this token no longer exists or is disabled.');
-    // Only platform admins live outside a tenant; any other tenant-less user is refused.
-    if (user.role !== 'platform_admin' && !user.tenantId) {
-      throw new UnauthenticatedError('The account belongs to no tenant.');
+    if (!session || session.revokedAt || session.userId !== claims.userId) {
+      throw new UnauthenticatedError('The login session of this token has ended.');
     }
+    const { user } = session;
+    if (!canUseConsole(user)) throw new UnauthenticatedError('The account of this token is disabled or belongs to no tenant.');
     return { id: user.id, email: user.email, name: user.name, role: user.role, tenantId: user.tenantId };
   }
+}
+
+/** The token of an `Authorization: Bearer <token>` header, or null for anything else. */
+export function bearerTokenOf(header: string | string[] | undefined): string | null {
+  if (typeof header !== 'string') return null;
+  const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+  return match ? match[1] : null;
 }

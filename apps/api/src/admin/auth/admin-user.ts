@@ -25,3 +25,12 @@ export interface PublicUser {
 export function toPublicUser(u: AdminUser): PublicUser {
   return { id: u.id, email: u.email, name: u.name, role: u.role, tenantId: u.tenantId };
 }
+
+/**
+ * Whether an account may use the console at all: not disabled, and in a tenant unless it is a
+ * platform admin (the only role that lives outside one). Checked at login, refresh and on
+ * every request.
+ */
+export function canUseConsole(u: { disabledAt: Date | null; role: UserRole; tenantId: string | null }): boolean {
+  return !u.disabledAt && (u.role === 'platform_admin' || u.tenantId !== null);
+}

@@ -1,24 +1,70 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Body, Controller, Get, HttpCode, Ip, Post, UseGuards } from '@nestjs/common';
-import { AdminAuthGuard } from './admin-auth.guard';
+import { Body, Controller, Get, HttpCode, Ip, Post, Req, Res, UseGuards } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { AccessTokenService } from './access-token.service';
+import { AdminAuthGuard, bearerTokenOf } from './admin-auth.guard';
 import { toPublicUser, type AdminUser, type PublicUser } from './admin-user';
+import { SessionEndedError } from './auth-session-errors';
+import { AuthSessions } from './auth-sessions';
 import { CurrentUser } from './current-user.decorator';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
-import { loginBody, LoginUseCase, type LoginBody, type LoginResult } from './login.usecase';
+import { loginBody, loginResult, LoginUseCase, type LoginBody, type LoginResult } from './login.usecase';
+import { RefreshCookie } from './refresh-cookie';
 import { ALL_ROLES, PublicRoute, Roles } from './roles.decorator';
 
 @ApiTags('console admin')
 @Controller('v1/admin/auth')
 @UseGuards(AdminAuthGuard)
 export class AuthController {
-  constructor(private readonly login: LoginUseCase) {}
+  constructor(
+    private readonly login: LoginUseCase,
+    private readonly sessions: AuthSessions,
+    private readonly tokens: AccessTokenService,
+    private readonly cookie: RefreshCookie,
+  ) {}
 
   @Post('login')
   @HttpCode(200)
   @PublicRoute()
-  @ApiOperation({ summary: 'Log in to the console with email and password; answers a short-lived bearer token' })
-  logIn(@Body(new ZodValidationPipe(loginBody)) body: LoginBody, @Ip() address: string): Promise<LoginResult> {
-    return this.login.execute(body, address);
+  @ApiOperation({ summary: 'Log in with email and password; answers a 15-minute bearer token and sets the refresh cookie' })
+  async logIn(
+    @Body(new ZodValidationPipe(loginBody)) body: LoginBody,
+    @Ip() address: string,
+    @Req() request: FastifyRequest,
+    @Res({ passthrough: true }) reply: FastifyReply,
+  ): Promise<LoginResult> {
+    const { result, refresh } = await this.login.execute(body, address);
+    this.cookie.set(request, reply, refresh.refreshToken, refresh.expiresAt);
+    return result;
+  }
+
+  // Public: the refresh cookie is the credential (the access token has usually just expired).
+  @Post('refresh')
+  @HttpCode(200)
+  @PublicRoute()
+  @ApiOperation({ summary: 'Trade the refresh cookie for a new bearer token and a new refresh cookie (the old one is spent)' })
+  async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<LoginResult> {
+    try {
+      const { user, next } = await this.sessions.rotate(this.cookie.read(request));
+      this.cookie.set(request, reply, next.refreshToken, next.expiresAt);
+      return await loginResult(this.tokens, user, next);
+    } catch (err) {
+      // A cookie that can no longer refresh is dropped, so the browser stops sending it.
+      if (err instanceof SessionEndedError) this.cookie.clear(request, reply);
+      throw err;
+    }
+  }
+
+  // Public, so an expired access token can still log out: the refresh cookie names the session.
+  @Post('logout')
+  @HttpCode(204)
+  @PublicRoute()
+  @ApiOperation({ summary: 'End the login session of the refresh cookie (and of the bearer token, if sent); always 204' })
+  async logOut(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<void> {
+    const bearer = bearerTokenOf(request.headers.authorization);
+    const claims = bearer ? await this.tokens.verify(bearer) : null;
+    await this.sessions.end({ refreshToken: this.cookie.read(request), sessionId: claims?.sessionId });
+    this.cookie.clear(request, reply);
   }
 
   @Get('me')

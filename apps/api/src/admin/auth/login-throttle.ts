@@ -6,19 +6,25 @@ import { ENV } from '../../config/env.module';
 import { REDIS } from '../../redis/redis.tokens';
 import { TooManyLoginAttemptsError } from '../admin-errors';
 
-/** Failed logins allowed per email and client address, and per address alone, in WINDOW_SECONDS. */
-export const MAX_FAILURES_PER_ACCOUNT = 10;
+/** Failed logins allowed in WINDOW_SECONDS for one email from one client address. */
+export const MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS = 10;
+/** ...for one email from any address: guessing spread over many addresses. */
+export const MAX_FAILURES_PER_ACCOUNT = 30;
+/** ...from one address over all emails: one client trying many accounts. */
 export const MAX_FAILURES_PER_ADDRESS = 100;
 const WINDOW_SECONDS = 15 * 60;
 
 /**
- * Slows password guessing: after too many failed logins for one email from one address (or
- * from one address over all emails) the login answers 429 until the window passes. Counts live
- * in Redis so every API instance shares them; if Redis is down an in-memory count takes over.
- * A successful login clears the email's count.
+ * Slows password guessing: after too many failed logins for one email from one address, for
+ * one email overall, or from one address overall, the login answers 429 too-many-login-attempts
+ * with Retry-After until the window passes, even for the right password. Counts live in Redis
+ * (rate-limiter-flexible, as the ingest limits) so every API instance shares them; if Redis is
+ * down an in-memory count takes over. A successful login clears the email-and-address count
+ * only: the overall counts keep a distributed guesser slowed down.
  */
 @Injectable()
 export class LoginThrottle {
+  private readonly perAccountAndAddress: RateLimiterAbstract;
   private readonly perAccount: RateLimiterAbstract;
   private readonly perAddress: RateLimiterAbstract;
 
@@ -31,16 +37,14 @@ export class LoginThrottle {
         duration: WINDOW_SECONDS,
         insuranceLimiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS }),
       });
-    this.perAccount = limiter('account', MAX_FAILURES_PER_ACCOUNT);
+    // The first name is the one used before the overall account count existed: counts carry over.
+    this.perAccountAndAddress = limiter('account', MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS);
+    this.perAccount = limiter('account-any-address', MAX_FAILURES_PER_ACCOUNT);
     this.perAddress = limiter('address', MAX_FAILURES_PER_ADDRESS);
   }
 
   async assertAllowed(email: string, address: string): Promise<void> {
-    const checks: [RateLimiterAbstract, string, number][] = [
-      [this.perAccount, accountKey(email, address), MAX_FAILURES_PER_ACCOUNT],
-      [this.perAddress, address, MAX_FAILURES_PER_ADDRESS],
-    ];
-    for (const [limiter, key, max] of checks) {
+    for (const [limiter, key, max] of this.checks(email, address)) {
       const state = await limiter.get(key);
       if (state && state.consumedPoints >= max) {
         throw new TooManyLoginAttemptsError(Math.max(1, Math.ceil(state.msBeforeNext / 1000)));
@@ -50,11 +54,19 @@ export class LoginThrottle {
 
   async recordFailure(email: string, address: string): Promise<void> {
     // consume() rejects once the count passes the limit; the count is what matters here.
-    await Promise.allSettled([this.perAccount.consume(accountKey(email, address)), this.perAddress.consume(address)]);
+    await Promise.allSettled(this.checks(email, address).map(([limiter, key]) => limiter.consume(key)));
   }
 
   async recordSuccess(email: string, address: string): Promise<void> {
-    await this.perAccount.delete(accountKey(email, address));
+    await this.perAccountAndAddress.delete(accountKey(email, address));
+  }
+
+  private checks(email: string, address: string): [RateLimiterAbstract, string, number][] {
+    return [
+      [this.perAccountAndAddress, accountKey(email, address), MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS],
+      [this.perAccount, email.toLowerCase(), MAX_FAILURES_PER_ACCOUNT],
+      [this.perAddress, address, MAX_FAILURES_PER_ADDRESS],
+    ];
   }
 }
 
