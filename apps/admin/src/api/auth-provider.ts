@@ -1,5 +1,5 @@
 import type { AuthProvider } from 'react-admin';
-import { API_URL, httpClient } from './http-client';
+import { API_URL, httpClient, refreshSession } from './http-client';
 import { clearSession, readToken, readUser, saveSession, type ConsoleUser } from './session-store';
 
 interface LoginAnswer {
@@ -8,6 +8,7 @@ interface LoginAnswer {
 }
 
 export const authProvider: AuthProvider = {
+  // The answer also sets the HttpOnly refresh cookie, which keeps the session past the access token.
   async login({ email, password }: { email: string; password: string }) {
     const { json } = await httpClient(`${API_URL}/auth/login`, {
       method: 'POST',
@@ -17,16 +18,31 @@ export const authProvider: AuthProvider = {
     saveSession(answer.accessToken, answer.user);
   },
 
+  // Ends the session on the server (refresh cookie and access token), then forgets it here even
+  // if the API cannot be reached: logging out must never leave the user stuck logged in.
   async logout() {
-    clearSession();
+    const token = readToken();
+    try {
+      await fetch(`${API_URL}/auth/logout`, {
+        method: 'POST',
+        credentials: 'same-origin',
+        headers: token ? { Authorization: `Bearer ${token}` } : {},
+      });
+    } catch {
+      // Offline: the refresh cookie still expires on its own.
+    } finally {
+      clearSession();
+    }
   },
 
+  // No access token (a new tab after the storage was cleared): the refresh cookie may still hold a session.
   async checkAuth() {
-    if (!readToken()) throw new Error('Please log in.');
+    if (readToken()) return;
+    if (!(await refreshSession(null))) throw new Error('Please log in.');
   },
 
-  // 401: the token expired or the user was disabled, so log out. 403 is a missing permission
-  // on one action; the user stays logged in and sees the error.
+  // A 401 reaching here survived httpClient's refresh: the session has ended, so log out. 403 is
+  // a missing permission on one action; the user stays logged in and sees the error.
   async checkError(error: { status?: number }) {
     if (error?.status === 401) {
       clearSession();

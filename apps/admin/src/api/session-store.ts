@@ -1,5 +1,6 @@
-// The console keeps its access token and the logged-in user in localStorage, so a reload keeps
-// the session until the token expires (the API answers 401 and the console logs out).
+// The console keeps its short-lived access token and the logged-in user in localStorage, so a
+// reload (and every tab) shares them. The refresh token is not here: it lives in an HttpOnly
+// cookie that page scripts cannot read, and the API trades it for the next access token.
 
 const TOKEN_KEY = 'switchboard.accessToken';
 const USER_KEY = 'switchboard.user';
