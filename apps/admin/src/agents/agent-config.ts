@@ -14,7 +14,26 @@ export interface FieldConfig {
   extract?: 'anywhere' | 'asked';
 }
 
-export type StepKind = 'prompt' | 'collect' | 'say';
+export type StepKind = 'prompt' | 'collect' | 'say' | 'do' | 'if' | 'wait';
+
+/** Where a step goes: a step id of the flow, "end", or `{ flow }` to chain into another flow. */
+export type StepTargetSpec = string | { flow: string };
+
+/** A registered condition name, or every given key must hold. */
+export type PredicateSpec = string | { equals?: Record<string, FieldValue | null>; known?: string[]; condition?: string | string[] };
+
+export interface BranchSpec {
+  if?: PredicateSpec | null;
+  when?: string | null;
+  then: StepTargetSpec;
+}
+
+export interface BusinessHoursSpec {
+  start: string;
+  end: string;
+  days?: number[];
+  timeZone?: string;
+}
 
 export interface StepSpec {
   id: string;
@@ -25,14 +44,28 @@ export interface StepSpec {
   ask?: Record<string, string> | null;
   question?: string | null;
   maxAsks?: number | null;
+  branches?: BranchSpec[] | null;
   say?: string | null;
-  then?: string | null;
+  do?: string | null;
+  with?: Record<string, unknown> | null;
+  onFail?: StepTargetSpec | null;
+  if?: PredicateSpec | null;
+  else?: StepTargetSpec | null;
+  wait?: string | { event: string; upTo?: string } | null;
+  businessHours?: BusinessHoursSpec | null;
+  then?: StepTargetSpec | null;
   [other: string]: unknown;
 }
 
+/** Exactly one of message, mention, event or silence. */
 export interface TriggerSpec {
-  message: string[];
-  repeat?: 'once' | 'always' | null;
+  message?: string[] | null;
+  mention?: string[] | null;
+  extract?: string[] | null;
+  event?: string | null;
+  after?: string | null;
+  silence?: string | null;
+  repeat?: 'once' | 'always' | { cooldown: string } | null;
   [other: string]: unknown;
 }
 
@@ -44,7 +77,7 @@ export interface FlowSpec {
   steps: StepSpec[];
   tools?: string[] | null;
   instructions?: string | null;
-  onEnd?: 'end' | null;
+  onEnd?: 'end' | 'stay' | 'reset' | null;
   [other: string]: unknown;
 }
 

@@ -1,4 +1,12 @@
-import type { AgentConfig, FieldConfig, FieldType, FieldValue, FlowSpec, ProviderKind, StepKind, StepSpec, TriggerSpec } from './agent-config';
+import type { AgentConfig, FieldConfig, FieldType, FieldValue, ProviderKind } from './agent-config.js';
+import { flowFromSpec, type FlowForm } from '../flows/flow-form.js';
+import { flowFormPath } from '../flows/flow-paths.js';
+import { flowToSpec, type FieldTypes } from '../flows/flow-spec.js';
+import { defined, DraftInputError, list, text } from '../flows/form-values.js';
+
+export type { AskForm, BranchForm, FlowForm, PredicateForm, StepForm, TriggerForm } from '../flows/flow-form.js';
+export { emptyStep } from '../flows/flow-form.js';
+export { DraftInputError } from '../flows/form-values.js';
 
 // The agent form edits a `draft` shaped for inputs (arrays of rows, strings for JSON) and turns
 // it back into an AgentConfig on save. Keys the editor does not know (newer engine options) ride
@@ -7,44 +15,6 @@ import type { AgentConfig, FieldConfig, FieldType, FieldValue, FlowSpec, Provide
 export interface FieldForm extends Omit<FieldConfig, 'enum'> {
   slug: string;
   enum: string[];
-}
-
-export interface AskForm {
-  slug: string;
-  text: string;
-}
-
-export interface StepForm {
-  id: string;
-  kind: StepKind;
-  prompt: string;
-  collect: string[];
-  tools: string[];
-  askList: AskForm[];
-  question: string;
-  maxAsks: number | null;
-  say: string;
-  /** '' = the next step. */
-  then: string;
-  extra: Record<string, unknown>;
-}
-
-export interface TriggerForm {
-  message: string[];
-  repeat: 'once' | 'always';
-  extra: Record<string, unknown>;
-}
-
-export interface FlowForm {
-  id: string;
-  name: string;
-  description: string;
-  instructions: string;
-  on: TriggerForm[];
-  /** Whether the flow narrows the agent's tools (else every allowed tool is offered). */
-  tools: string[];
-  steps: StepForm[];
-  extra: Record<string, unknown>;
 }
 
 export type IdleMode = 'default' | 'speaker' | 'silent';
@@ -59,18 +29,6 @@ export interface AgentDraft {
   maxToolLoops: number | null;
   fallbackMessage: string;
   doubleTexting: { policy: 'sequential' | 'merge'; mergeWindowMs: number | null };
-}
-
-const STEP_KEYS = ['id', 'kind', 'prompt', 'collect', 'tools', 'ask', 'question', 'maxAsks', 'say', 'then'];
-const FLOW_KEYS = ['id', 'name', 'description', 'on', 'steps', 'tools', 'instructions'];
-const TRIGGER_KEYS = ['message', 'repeat'];
-
-function extraOf(obj: Record<string, unknown>, known: string[]): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(obj).filter(([k, v]) => !known.includes(k) && v !== null && v !== undefined));
-}
-
-export function emptyStep(kind: StepKind = 'prompt', id = ''): StepForm {
-  return { id, kind, prompt: '', collect: [], tools: [], askList: [], question: '', maxAsks: null, say: '', then: '', extra: {} };
 }
 
 export function emptyDraft(): AgentDraft {
@@ -115,49 +73,6 @@ export function draftFromConfig(config: Partial<AgentConfig> | null | undefined)
   };
 }
 
-function flowFromSpec(spec: FlowSpec): FlowForm {
-  return {
-    id: spec.id ?? '',
-    name: spec.name ?? '',
-    description: spec.description ?? '',
-    instructions: spec.instructions ?? '',
-    on: (spec.on ?? []).map((t: TriggerSpec) => ({ message: t.message ?? [], repeat: t.repeat ?? 'once', extra: extraOf(t, TRIGGER_KEYS) })),
-    tools: spec.tools ?? [],
-    steps: (spec.steps ?? []).map(stepFromSpec),
-    extra: extraOf(spec, FLOW_KEYS),
-  };
-}
-
-function stepFromSpec(s: StepSpec): StepForm {
-  return {
-    id: s.id ?? '',
-    kind: s.kind ?? 'prompt',
-    prompt: s.prompt ?? '',
-    collect: s.collect ?? [],
-    tools: s.tools ?? [],
-    askList: Object.entries(s.ask ?? {}).map(([slug, text]) => ({ slug, text })),
-    question: s.question ?? '',
-    maxAsks: s.maxAsks ?? null,
-    say: s.say ?? '',
-    then: s.then ?? '',
-    extra: extraOf(s, STEP_KEYS),
-  };
-}
-
-/** Thrown for input the form can tell is wrong before the API sees it (bad JSON). */
-export class DraftInputError extends Error {
-  constructor(
-    message: string,
-    readonly formPath: string,
-  ) {
-    super(message);
-  }
-}
-
-const text = (s: string | null | undefined) => (s && s.trim() ? s : undefined);
-const list = <T,>(l: T[] | null | undefined) => (l && l.length ? l : undefined);
-const defined = <T extends object>(o: T) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as T;
-
 function coerce(value: string, type: FieldType): FieldValue {
   if (type === 'number' || type === 'integer') {
     const n = Number(value);
@@ -169,6 +84,7 @@ function coerce(value: string, type: FieldType): FieldValue {
 
 export function configFromDraft(draft: AgentDraft): AgentConfig {
   const fields: Record<string, FieldConfig> = {};
+  const types: FieldTypes = Object.fromEntries((draft.fields ?? []).map((f) => [f.slug.trim(), f.type ?? 'string']));
   for (const f of draft.fields ?? []) {
     fields[f.slug.trim()] = defined({
       type: f.type ?? 'string',
@@ -198,7 +114,7 @@ export function configFromDraft(draft: AgentDraft): AgentConfig {
       scripted,
     }),
     fields,
-    flows: (draft.flows ?? []).map(flowToSpec),
+    flows: (draft.flows ?? []).map((f, i) => flowToSpec(f, i, types)),
     tools: draft.tools ?? [],
     idle:
       idle.mode === 'silent'
@@ -215,41 +131,12 @@ export function configFromDraft(draft: AgentDraft): AgentConfig {
   });
 }
 
-function flowToSpec(f: FlowForm): FlowSpec {
-  return defined({
-    ...f.extra,
-    id: f.id,
-    name: f.name || f.id,
-    description: text(f.description),
-    instructions: text(f.instructions),
-    on: (f.on ?? []).map((t) => defined({ ...t.extra, message: t.message ?? [], repeat: t.repeat === 'always' ? ('always' as const) : undefined })),
-    tools: list(f.tools),
-    steps: (f.steps ?? []).map(stepToSpec),
-  });
-}
-
-/** Only the keys of the step's kind: a say step with a leftover prompt would do two things. */
-function stepToSpec(s: StepForm): StepSpec {
-  const then = text(s.then);
-  if (s.kind === 'say') return defined({ ...s.extra, id: s.id, kind: s.kind, say: s.say, then });
-  const talk = { ...s.extra, id: s.id, kind: s.kind, prompt: text(s.prompt), tools: list(s.tools), then };
-  if (s.kind === 'prompt') return defined(talk);
-  const ask = Object.fromEntries((s.askList ?? []).filter((a) => a.slug && a.text).map((a) => [a.slug, a.text]));
-  return defined({
-    ...talk,
-    collect: s.collect ?? [],
-    ask: Object.keys(ask).length ? ask : undefined,
-    question: text(s.question),
-    maxAsks: s.maxAsks ?? undefined,
-  });
-}
-
 /**
  * The form input a config JSON path (from the API's 422) points at, when the form has one:
  * `['flows', 0, 'steps', 1, 'tools']` → `draft.flows.0.steps.1.tools`.
  */
 export function formPathOf(path: (string | number)[], draft: AgentDraft): string | undefined {
-  const [head, a, b, c, d, e] = path;
+  const [head, a, b] = path;
   if (head === 'fields' && typeof a === 'string') {
     const i = draft.fields.findIndex((f) => f.slug === a);
     if (i < 0) return undefined;
@@ -258,20 +145,7 @@ export function formPathOf(path: (string | number)[], draft: AgentDraft): string
   if (head === 'tools') return 'draft.tools';
   if (head === 'idle') return a === undefined ? 'draft.idle.mode' : `draft.idle.${a}`;
   if (head === 'provider' && typeof a === 'string') return a === 'scripted' ? 'draft.provider.scriptedJson' : `draft.provider.${a}`;
-  if (head === 'flows' && typeof a === 'number') {
-    if (b === undefined) return `draft.flows.${a}.id`;
-    if (b === 'steps' && typeof c === 'number') {
-      if (d === undefined) return `draft.flows.${a}.steps.${c}.id`;
-      if (d === 'ask') {
-        const step = draft.flows[a]?.steps[c];
-        const i = step?.askList.findIndex((x) => x.slug === e) ?? -1;
-        return i >= 0 ? `draft.flows.${a}.steps.${c}.askList.${i}.text` : undefined;
-      }
-      return `draft.flows.${a}.steps.${c}.${d}`;
-    }
-    if (b === 'on') return typeof c === 'number' ? `draft.flows.${a}.on.${c}.message` : undefined;
-    return `draft.flows.${a}.${b}`;
-  }
+  if (head === 'flows' && typeof a === 'number') return flowFormPath(a, path.slice(2), draft.flows[a]);
   if (typeof head === 'string' && ['instructions', 'maxToolLoops', 'fallbackMessage'].includes(head)) return `draft.${head}`;
   if (head === 'doubleTexting') return `draft.doubleTexting.${a ?? 'policy'}`;
   return undefined;

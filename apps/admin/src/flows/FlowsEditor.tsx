@@ -1,23 +1,18 @@
 import { Divider, Stack, Typography } from '@mui/material';
-import { required, TextInput } from 'react-admin';
+import { required, SelectInput, TextInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
-import { emptyStep, type FlowForm, type StepForm } from '../agents/agent-form-model';
+import { emptyFlow, emptyStep, type FlowForm, type StepForm } from './flow-form';
 import { PublishErrorAt } from '../agents/publish-error';
 import { ArrayEditor } from '../components/ArrayEditor';
 import { StepEditor } from './StepEditor';
 import { ToolPicker } from './ToolPicker';
 import { TriggersEditor } from './TriggersEditor';
 
-const newFlow = (n: number): FlowForm => ({
-  id: `flow${n}`,
-  name: '',
-  description: '',
-  instructions: '',
-  on: [{ message: [], repeat: 'once', extra: {} }],
-  tools: [],
-  steps: [emptyStep('prompt', 'step1')],
-  extra: {},
-});
+const ON_END = [
+  { id: 'end', name: 'End the flow' },
+  { id: 'stay', name: 'Stay on the last step (it answers again)' },
+  { id: 'reset', name: 'Reset: forget its fields, may start again' },
+];
 
 function FlowCard({ flow }: { flow: number }) {
   const at = `draft.flows.${flow}`;
@@ -35,7 +30,13 @@ function FlowCard({ flow }: { flow: number }) {
         Triggers
       </Typography>
       <TriggersEditor flow={flow} />
-      <ToolPicker source={`${at}.tools`} label="Tools this flow may use" helperText="Narrows the agent's allow-list; none ticked = all of the agent's" />
+      <ToolPicker
+        source={`${at}.tools`}
+        noToolsSource={`${at}.noTools`}
+        label="Tools this flow may use"
+        helperText="Narrows the agent's allow-list; none ticked = all of the agent's"
+      />
+      <SelectInput source={`${at}.onEnd`} label="After the last step" choices={ON_END} emptyText="Default: end the flow" emptyValue="" sx={{ minWidth: 320 }} />
       <Divider sx={{ my: 1 }} />
       <Typography variant="subtitle2">Steps</Typography>
       <ArrayEditor<StepForm>
@@ -60,7 +61,7 @@ export function FlowsEditor() {
       <ArrayEditor<FlowForm>
         name="draft.flows"
         testId="flow"
-        newItem={() => newFlow(flows.length + 1)}
+        newItem={() => emptyFlow(`flow${flows.length + 1}`)}
         addLabel="Add flow"
         itemTitle={(f, i) => `Flow ${i + 1}${f?.name || f?.id ? ` · ${f.name || f.id}` : ''}`}
         renderItem={(i) => <FlowCard flow={i} />}

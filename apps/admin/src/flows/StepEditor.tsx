@@ -1,26 +1,24 @@
-import { Stack } from '@mui/material';
+import { Stack, Typography } from '@mui/material';
 import { CheckboxGroupInput, minValue, NumberInput, required, SelectInput, TextInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import type { AskForm, FieldForm, StepForm } from '../agents/agent-form-model';
 import { ArrayEditor } from '../components/ArrayEditor';
 import { PublishErrorAt } from '../agents/publish-error';
+import { BranchesEditor } from './BranchesEditor';
+import { DoStepInputs } from './DoStepInputs';
+import { PredicateInputs } from './PredicateInputs';
+import { TargetInput } from './TargetInput';
 import { ToolPicker } from './ToolPicker';
+import { WaitStepInputs } from './WaitStepInputs';
 
 const KINDS = [
   { id: 'prompt', name: 'Prompt: the model speaks once' },
   { id: 'collect', name: 'Collect: ask until fields are known' },
   { id: 'say', name: 'Say: send a fixed text' },
+  { id: 'do', name: 'Do: run an action' },
+  { id: 'if', name: 'If: go one way or another' },
+  { id: 'wait', name: 'Wait: a time or an event' },
 ];
-
-/** Where the run goes after the step: the next one by default, a step of this flow, or the end. */
-function ThenInput({ flow, step }: { flow: number; step: number }) {
-  const steps = (useWatch({ name: `draft.flows.${flow}.steps` }) ?? []) as StepForm[];
-  const choices = [
-    ...steps.filter((s, i) => i !== step && s.id).map((s) => ({ id: s.id, name: `Go to “${s.id}”` })),
-    { id: 'end', name: 'End the flow' },
-  ];
-  return <SelectInput source={`draft.flows.${flow}.steps.${step}.then`} label="Then" choices={choices} emptyText="The next step" emptyValue="" sx={{ minWidth: 220 }} />;
-}
 
 function AskOverrides({ flow, step }: { flow: number; step: number }) {
   const at = `draft.flows.${flow}.steps.${step}`;
@@ -42,21 +40,13 @@ function AskOverrides({ flow, step }: { flow: number; step: number }) {
   );
 }
 
-/** One step's inputs, by kind: prompt, collect (from the agent's fields), say; tools; then. */
-export function StepEditor({ flow, step }: { flow: number; step: number }) {
+/** Prompt and collect steps: what the model does, fields, tools and branches on the reply. */
+function TalkStepInputs({ flow, step, kind }: { flow: number; step: number; kind: 'prompt' | 'collect' }) {
   const at = `draft.flows.${flow}.steps.${step}`;
-  const kind = useWatch({ name: `${at}.kind` }) as StepForm['kind'] | undefined;
   const fields = (useWatch({ name: 'draft.fields' }) ?? []) as FieldForm[];
   const slugs = fields.map((f) => f.slug).filter(Boolean);
   return (
-    <Stack sx={{ width: '100%' }}>
-      <PublishErrorAt prefix={['flows', flow, 'steps', step]} />
-      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <TextInput source={`${at}.id`} label="Step id" validate={required()} />
-        <SelectInput source={`${at}.kind`} label="Kind" choices={KINDS} validate={required()} sx={{ minWidth: 300 }} />
-        <ThenInput flow={flow} step={step} />
-      </Stack>
-      {kind === 'say' && <TextInput source={`${at}.say`} label="Text to send, word for word" multiline validate={required()} />}
+    <>
       {kind === 'collect' && (
         <>
           <CheckboxGroupInput
@@ -70,12 +60,38 @@ export function StepEditor({ flow, step }: { flow: number; step: number }) {
           <AskOverrides flow={flow} step={step} />
         </>
       )}
-      {(kind === 'prompt' || kind === 'collect') && (
+      <TextInput source={`${at}.prompt`} label={kind === 'prompt' ? 'Prompt' : 'Prompt (optional)'} multiline minRows={2} validate={kind === 'prompt' ? required() : undefined} />
+      <ToolPicker source={`${at}.tools`} noToolsSource={`${at}.noTools`} label="Tools this step may use" helperText="Narrows the flow's tools; none ticked = the flow's" />
+      <Typography variant="subtitle2" sx={{ mt: 1 }}>
+        Branches on the customer's reply
+      </Typography>
+      <BranchesEditor flow={flow} step={step} />
+    </>
+  );
+}
+
+/** One step's inputs, by kind; every kind has Then (where the run goes next). */
+export function StepEditor({ flow, step }: { flow: number; step: number }) {
+  const at = `draft.flows.${flow}.steps.${step}`;
+  const kind = useWatch({ name: `${at}.kind` }) as StepForm['kind'] | undefined;
+  return (
+    <Stack sx={{ width: '100%' }}>
+      <PublishErrorAt prefix={['flows', flow, 'steps', step]} />
+      <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
+        <TextInput source={`${at}.id`} label="Step id" validate={required()} />
+        <SelectInput source={`${at}.kind`} label="Kind" choices={KINDS} validate={required()} sx={{ minWidth: 300 }} />
+        <TargetInput flow={flow} step={step} source={`${at}.then`} label={kind === 'if' ? 'If it holds, then' : 'Then'} emptyText="The next step" />
+      </Stack>
+      {kind === 'say' && <TextInput source={`${at}.say`} label="Text to send, word for word" multiline validate={required()} />}
+      {(kind === 'prompt' || kind === 'collect') && <TalkStepInputs flow={flow} step={step} kind={kind} />}
+      {kind === 'do' && <DoStepInputs flow={flow} step={step} />}
+      {kind === 'if' && (
         <>
-          <TextInput source={`${at}.prompt`} label={kind === 'prompt' ? 'Prompt' : 'Prompt (optional)'} multiline minRows={2} validate={kind === 'prompt' ? required() : undefined} />
-          <ToolPicker source={`${at}.tools`} label="Tools this step may use" helperText="Narrows the flow's tools; none ticked = the flow's" />
+          <PredicateInputs source={`${at}.predicate`} testId={`flow-${flow}-step-${step}-if`} />
+          <TargetInput flow={flow} step={step} source={`${at}.else`} label="Otherwise" emptyText="End the flow" allowSelf />
         </>
       )}
+      {kind === 'wait' && <WaitStepInputs flow={flow} step={step} />}
     </Stack>
   );
 }
