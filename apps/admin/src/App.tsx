@@ -6,6 +6,7 @@ import ChatIcon from '@mui/icons-material/Chat';
 import ForumIcon from '@mui/icons-material/Forum';
 import HistoryIcon from '@mui/icons-material/History';
 import KeyIcon from '@mui/icons-material/Key';
+import OutboxIcon from '@mui/icons-material/Outbox';
 import PeopleIcon from '@mui/icons-material/People';
 import SmartToyIcon from '@mui/icons-material/SmartToy';
 import { Route } from 'react-router-dom';
@@ -25,10 +26,14 @@ import { ChannelShow } from './channels/ChannelShow';
 import { CredentialCreate, CredentialEdit } from './credentials/CredentialForms';
 import { CredentialList } from './credentials/CredentialList';
 import { Dashboard } from './dashboard/Dashboard';
+import { DeliveryList } from './deliveries/DeliveryList';
+import { DeliveryShow } from './deliveries/DeliveryShow';
 import { ConsoleLayout } from './layout/ConsoleLayout';
 import { LoginPage } from './login/LoginPage';
 import { MessageList } from './messages/MessageList';
 import { Playground } from './playground/Playground';
+import { canOperate } from './queues/ops-roles';
+import { QueuesPage } from './queues/QueuesPage';
 import { SessionList } from './sessions/SessionList';
 import { SessionShow } from './sessions/SessionShow';
 import { TenantList } from './tenants/TenantList';
@@ -75,9 +80,11 @@ export function App() {
           />,
           <Resource key="users" name="users" list={UserList} edit={editable(UserEdit)} create={editable(UserCreate)} icon={PeopleIcon} recordRepresentation="email" />,
           role !== 'viewer' ? <Resource key="audit-log" name="audit-log" options={{ label: 'Audit log' }} list={AuditList} icon={HistoryIcon} /> : null,
+          canOperate(role) ? <Resource key="deliveries" name="deliveries" list={DeliveryList} show={DeliveryShow} icon={OutboxIcon} /> : null,
           role === 'platform_admin' ? <Resource key="tenants" name="tenants" list={TenantList} icon={BusinessIcon} /> : null,
           <CustomRoutes key="custom">
             <Route path="/playground" element={<Playground />} />
+            {canOperate(role) && <Route path="/queues" element={<QueuesPage />} />}
           </CustomRoutes>,
         ];
       }}

@@ -1,4 +1,5 @@
 import { BooleanField, DateField, ReferenceField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { ChannelDeliveries } from '../deliveries/ChannelDeliveries';
 import { ApiKeysPanel } from './ApiKeysPanel';
 
 function Keys() {
@@ -17,6 +18,7 @@ export function ChannelShow() {
         <BooleanField source="hasWebhookSecret" label="Signing secret set" />
         <DateField source="createdAt" showTime />
         <Keys />
+        <ChannelDeliveries />
       </SimpleShowLayout>
     </Show>
   );

@@ -1,6 +1,7 @@
 import { Divider, Typography } from '@mui/material';
 import { Datagrid, DateField, NumberField, Pagination, ReferenceField, ReferenceManyField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { turnColumns } from '../turns/TurnColumns';
+import { HandBackButton } from '../queues/HandBackButton';
 import { SessionStatusChip } from './SessionStatusChip';
 import { Transcript } from './Transcript';
 
@@ -15,6 +16,7 @@ export function SessionShow() {
       <SimpleShowLayout>
         <TextField source="externalKey" label="Session key" />
         <SessionStatusChip label="Status" source="status" />
+        <HandBackButton />
         <ReferenceField source="agentId" reference="agents" label="Agent" />
         <ReferenceField source="channelId" reference="channels" label="Channel" />
         <DateField source="createdAt" label="Created" showTime />

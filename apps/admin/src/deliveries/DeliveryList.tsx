@@ -1,0 +1,37 @@
+import { Datagrid, DateField, List, NumberField, ReferenceField, ReferenceInput, SelectInput, TextField, TextInput } from 'react-admin';
+import { DeliveryStatusChip } from './DeliveryStatusChip';
+import { RedriveDeliveryButton } from './RedriveDeliveryButton';
+
+export const DELIVERY_STATUS_CHOICES = [
+  { id: 'dead', name: 'Dead' },
+  { id: 'failed', name: 'Failed (will retry)' },
+  { id: 'pending', name: 'Pending' },
+  { id: 'delivered', name: 'Delivered' },
+];
+
+const filters = [
+  <SelectInput key="status" source="status" choices={DELIVERY_STATUS_CHOICES} alwaysOn />,
+  <ReferenceInput key="channelId" source="channelId" reference="channels" alwaysOn>
+    <SelectInput label="Channel" optionText="name" />
+  </ReferenceInput>,
+  <TextInput key="sessionId" source="sessionId" label="Session id" />,
+  <TextInput key="messageId" source="messageId" label="Message id" />,
+];
+
+/** Outbound webhook deliveries of replies, newest first; dead ones can be sent again. */
+export function DeliveryList() {
+  return (
+    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
+      <Datagrid rowClick="show" bulkActionButtons={false} data-testid="deliveries">
+        <DateField source="createdAt" label="Created" showTime />
+        <DeliveryStatusChip label="Status" source="status" />
+        <ReferenceField source="channelId" reference="channels" label="Channel" link={false} />
+        <ReferenceField source="sessionId" reference="sessions" label="Session" link="show" />
+        <NumberField source="attempts" />
+        <NumberField source="lastStatusCode" label="Last HTTP status" emptyText="—" />
+        <TextField source="lastError" label="Last error" emptyText="—" />
+        <RedriveDeliveryButton label="" />
+      </Datagrid>
+    </List>
+  );
+}
