@@ -6,6 +6,8 @@ import { CoreModule } from './core.module';
 import { HealthModule } from './health/health.module';
 import { GracefulShutdown } from './lifecycle/graceful-shutdown';
 import { MessagesModule } from './messages/messages.module';
+import { EventsModule } from './events/events.module';
+import { SessionStartModule } from './session-start/session-start.module';
 import { StreamsModule } from './streams/streams.module';
 
 /** The API: infrastructure first, then one module per feature. Add feature modules to the list. */
@@ -18,6 +20,8 @@ export class AppModule {
         CoreModule.forRoot(env),
         HealthModule,
         MessagesModule,
+        EventsModule,
+        SessionStartModule,
         StreamsModule,
         AdminModule,
         ConsoleModule,

@@ -24,7 +24,8 @@ export async function findReplies(prisma: PrismaService, messageId: string): Pro
   const status = inbound.status === 'failed' ? 'failed' : 'answered';
   if (!inbound.turnId) return { status, replies: [] };
   const replies = await prisma.message.findMany({
-    where: { sessionId: inbound.sessionId, turnId: inbound.turnId, direction: 'outbound' },
+    // A reply delayed by the flow (`afterMs`) is not visible before its visibleAt.
+    where: { sessionId: inbound.sessionId, turnId: inbound.turnId, direction: 'outbound', OR: [{ visibleAt: null }, { visibleAt: { lte: new Date() } }] },
     orderBy: { seq: 'asc' },
     select: { id: true, text: true },
   });

@@ -49,15 +49,21 @@ export class ListSessionMessages {
         orderBy: { seq: 'asc' },
         take: limit + 1, // one more tells whether there is a next page
         select: {
-          id: true, seq: true, direction: true, status: true, text: true, externalId: true, createdAt: true, answeredAt: true,
+          id: true, seq: true, direction: true, status: true, text: true, externalId: true, createdAt: true, answeredAt: true, visibleAt: true,
         },
       });
       return { session, messages };
     });
     if (!found) throw new SessionNotFoundError();
     const { session } = found;
-    const messages = found.messages.slice(0, limit);
-    const next = found.messages.length > limit ? messages[messages.length - 1].seq.toString() : null;
+    // A reply a flow delays (`afterMs`) is not shown before its visibleAt, and neither is anything
+    // after it: the page stops there, so a client paging with `next` never skips it.
+    const now = Date.now();
+    const hidden = found.messages.findIndex((m) => m.visibleAt !== null && m.visibleAt.getTime() > now);
+    const shown = hidden >= 0 && hidden <= limit ? found.messages.slice(0, hidden) : found.messages.slice(0, limit);
+    const more = hidden >= 0 ? hidden <= limit : found.messages.length > limit;
+    const messages = shown.map(({ visibleAt: _visibleAt, ...m }) => m);
+    const next = more ? (messages.length ? messages[messages.length - 1].seq.toString() : (page.after ?? null)) : null;
     return {
       session: { ...session, createdAt: session.createdAt.toISOString() },
       messages: messages.map((m) => ({

@@ -1,6 +1,6 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
-import { QUEUES, redisConnection, TURN_JOB_OPTIONS, turnJobId, type TurnJobData } from '@switchboard/queue';
+import { QUEUES, redisConnection, TURN_JOB_OPTIONS, turnJobId, wakeJobId, wakeJobName, type TurnJobData } from '@switchboard/queue';
 import { Queue } from 'bullmq';
 import { ENV } from '../config/env.module';
 import { withTimeout } from '../common/with-timeout';
@@ -39,6 +39,28 @@ export class TurnsQueue implements OnModuleDestroy {
       this.logger.error(
         { err: (err as Error).message, messageId: data.messageId, sessionId: data.sessionId },
         'could not enqueue the turn job; the message stays queued for the sweeper',
+      );
+      return false;
+    }
+  }
+
+  /**
+   * Adds the job of a flow input (an event or a start stored as a Wake row), with the id the
+   * worker's scheduler and sweeper use for that wake. False (logged) when Redis cannot take it:
+   * the row is due, so the sweeper adds the job.
+   */
+  async enqueueWake(data: TurnJobData & { wake: string }): Promise<boolean> {
+    try {
+      await withTimeout(
+        this.queue.add(wakeJobName(data.wake), data, { ...TURN_JOB_OPTIONS, jobId: wakeJobId(data.sessionId, data.wake) }),
+        ENQUEUE_TIMEOUT_MS,
+        'enqueue flow input job',
+      );
+      return true;
+    } catch (err) {
+      this.logger.error(
+        { err: (err as Error).message, wake: data.wake, sessionId: data.sessionId },
+        'could not enqueue the flow input job; the sweeper adds it',
       );
       return false;
     }

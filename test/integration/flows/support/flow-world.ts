@@ -1,0 +1,54 @@
+import type { PrismaClient } from '@switchboard/db';
+import { createTenantFixture, testPrisma, type TenantFixture } from '../../../support/fixtures';
+import { startWorker, type WorkerProcess } from '../../../support/worker-process';
+import { eventually, startPrivateApi, type PrivateApi } from '../../worker/support/private-api';
+import { flowAgentConfig } from './flow-agent';
+
+// A private API (own QUEUE_PREFIX, so no other suite's worker takes these jobs), a real worker
+// process on that queue, and a tenant whose agent is the flow test agent.
+
+export interface FlowWorld {
+  prisma: PrismaClient;
+  api: PrivateApi;
+  worker: WorkerProcess;
+  fixture: TenantFixture;
+  stop(): Promise<void>;
+}
+
+export async function startFlowWorld(): Promise<FlowWorld> {
+  const prisma = testPrisma();
+  const api = await startPrivateApi();
+  const worker = await startWorker({ QUEUE_PREFIX: api.queuePrefix });
+  const fixture = await createTenantFixture(prisma, { agentConfig: flowAgentConfig });
+  return {
+    prisma,
+    api,
+    worker,
+    fixture,
+    async stop() {
+      await worker.stop();
+      await api.stop();
+      await prisma.$disconnect();
+    },
+  };
+}
+
+/** The session's outbound texts in order, hidden (not yet visible) ones included. */
+export async function outboundTexts(prisma: PrismaClient, sessionId: string): Promise<string[]> {
+  const rows = await prisma.message.findMany({ where: { sessionId, direction: 'outbound' }, orderBy: { seq: 'asc' }, select: { text: true } });
+  return rows.map((r) => r.text);
+}
+
+/** Waits until the session has an outbound message with this text; returns every outbound text then. */
+export function replyArrives(prisma: PrismaClient, sessionId: string, text: string): Promise<string[]> {
+  return eventually(async () => {
+    const texts = await outboundTexts(prisma, sessionId);
+    return texts.includes(text) && texts;
+  }, 90_000);
+}
+
+/** The outcome codes of every committed turn of the session, in order. */
+export async function outcomeCodes(prisma: PrismaClient, sessionId: string): Promise<string[][]> {
+  const turns = await prisma.turn.findMany({ where: { sessionId }, orderBy: { createdAt: 'asc' }, select: { outcomeCodes: true } });
+  return turns.map((t) => t.outcomeCodes);
+}
