@@ -49,3 +49,42 @@ describe('validateForPublish', () => {
     expect(err.message).toMatch(/^\[FlowConfigurationError\] agent config: maxToolLoops/);
   });
 });
+
+describe('validateForPublish with registered actions and conditions', () => {
+  const known = { actions: { confirm_booking: { type: 'object' as const, properties: { cidade: { type: 'string' } }, required: ['cidade'] } }, conditions: ['business_hours'] };
+  const withSteps = (steps: unknown[]) => ({ ...base, flows: [{ ...base.flows[0], steps }] });
+
+  function refused(config: unknown): FlowConfigurationError {
+    try {
+      validateForPublish(config, new Set(['lookup']), known);
+    } catch (err) {
+      if (err instanceof FlowConfigurationError) return err;
+      throw err;
+    }
+    throw new Error('expected a FlowConfigurationError');
+  }
+
+  it('accepts do steps and predicates naming what the worker registered', () => {
+    const config = withSteps([
+      { id: 'quando', kind: 'if', if: 'business_hours', then: 'reserva', else: 'end' },
+      { id: 'reserva', kind: 'do', do: 'confirm_booking', with: { cidade: 'Lisboa' } },
+    ]);
+    expect(validateForPublish(config, new Set(['lookup']), known).warnings).toEqual([]);
+  });
+
+  it("refuses an unknown action with the engine's message and the step's path", () => {
+    const err = refused(withSteps([{ id: 'x', kind: 'do', do: 'send_rockets' }]));
+    expect(err.code).toBe('unknown-action');
+    expect(err.message).toContain('send_rockets');
+    expect(err.path).toEqual(['flows', 0, 'steps', 0, 'do']);
+  });
+
+  it("refuses params the action's schema does not take", () => {
+    const err = refused(withSteps([{ id: 'x', kind: 'do', do: 'confirm_booking', with: {} }]));
+    expect(err.code).toBe('missing-param');
+  });
+
+  it('refuses an unknown condition', () => {
+    expect(refused(withSteps([{ id: 'x', kind: 'if', if: 'full_moon', then: 'end' }])).code).toBe('unknown-condition');
+  });
+});
