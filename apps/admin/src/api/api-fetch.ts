@@ -1,4 +1,5 @@
-import { API_URL, httpClient } from './http-client';
+import { API_URL } from './http-client';
+import { scopedHttpClient } from './tenant-pick';
 
 /** The API's error body: `{ error: { code, message, details? } }`. */
 export interface ApiErrorBody {
@@ -9,7 +10,7 @@ export interface ApiErrorBody {
 export async function adminFetch<T>(path: string, init: { method?: string; body?: unknown; query?: Record<string, string | undefined> } = {}): Promise<T> {
   const query = Object.entries(init.query ?? {}).filter((e): e is [string, string] => e[1] !== undefined && e[1] !== '');
   const qs = query.length ? `?${new URLSearchParams(query).toString()}` : '';
-  const { json } = await httpClient(`${API_URL}${path}${qs}`, {
+  const { json } = await scopedHttpClient(`${API_URL}${path}${qs}`, {
     method: init.method ?? 'GET',
     ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
   });

@@ -2,7 +2,8 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import type { CreateParams, DataProvider, RaRecord, UpdateParams } from 'react-admin';
 import type { AgentRecord } from '../agents/agent-config';
 import { configFromDraft, draftFromConfig, type AgentDraft } from '../agents/agent-form-model';
-import { API_URL, httpClient } from './http-client';
+import { API_URL } from './http-client';
+import { scopedHttpClient } from './tenant-pick';
 
 export interface AdminStats {
   sessions: number;
@@ -13,7 +14,7 @@ export interface AdminStats {
   llmCalls: number;
 }
 
-const restProvider = simpleRestProvider(API_URL, httpClient);
+const restProvider = simpleRestProvider(API_URL, scopedHttpClient);
 
 // Agents are edited as a form-shaped `draft` beside the stored `config` (see agent-form-model):
 // reads add it, writes send only what the API takes: name and config.
@@ -49,7 +50,7 @@ export const dataProvider = {
     return { data: withDraft(result.data) };
   },
   async getStats(): Promise<AdminStats> {
-    const { json } = await httpClient(`${API_URL}/stats`);
+    const { json } = await scopedHttpClient(`${API_URL}/stats`);
     return json as AdminStats;
   },
 } as DataProvider & { getStats(): Promise<AdminStats> };

@@ -1,6 +1,7 @@
 import { Divider, Typography } from '@mui/material';
 import { Datagrid, DateField, NumberField, Pagination, ReferenceField, ReferenceManyField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { turnColumns } from '../turns/TurnColumns';
+import { TurnDetails } from '../turns/TurnDetails';
 import { HandBackButton } from '../queues/HandBackButton';
 import { SessionStatusChip } from './SessionStatusChip';
 import { Transcript } from './Transcript';
@@ -46,7 +47,7 @@ export function SessionShow() {
           pagination={<Pagination rowsPerPageOptions={[50]} />}
           empty={<Typography color="text.secondary">No turn has run for this session yet.</Typography>}
         >
-          <Datagrid bulkActionButtons={false} rowClick={false} data-testid="turns">
+          <Datagrid bulkActionButtons={false} rowClick="expand" expand={<TurnDetails />} data-testid="turns">
             {turnColumns}
           </Datagrid>
         </ReferenceManyField>

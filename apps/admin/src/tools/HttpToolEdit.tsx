@@ -1,5 +1,6 @@
 import { Edit } from 'react-admin';
 import { HttpToolForm } from './HttpToolForm';
+import { HttpToolTestCall } from './HttpToolTestCall';
 
 // Only what the API edits; secretHeaders only when typed (absent keeps the stored ones).
 const transform = ({ description, url, method, parameters, headers, secretHeaders, timeoutMs, readOnly, destructive }: Record<string, unknown>) => ({
@@ -17,7 +18,10 @@ const transform = ({ description, url, method, parameters, headers, secretHeader
 export function HttpToolEdit() {
   return (
     <Edit transform={transform} mutationMode="pessimistic" redirect={() => 'tools'}>
-      <HttpToolForm />
+      <>
+        <HttpToolForm />
+        <HttpToolTestCall />
+      </>
     </Edit>
   );
 }
