@@ -37,6 +37,8 @@ export function startWorker(env: Record<string, string> = {}): Promise<WorkerPro
       SWEEPER_INTERVAL_MS: '3600000',
       // Same for webhook deliveries: tests that deliver run their own dispatcher.
       DELIVERY_POLL_MS: '3600000',
+      // Several workers run at once: no fixed metrics port. Tests that scrape pass a free one.
+      WORKER_METRICS_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

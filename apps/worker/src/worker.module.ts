@@ -12,6 +12,7 @@ import { SessionToolsModule } from './tools/builtin/session-tools.module';
 import { ToolSyncModule } from './tools/tool-sync.module';
 import { ToolsModule } from './tools/tools.module';
 import { TurnsModule } from './turns/turns.module';
+import { WorkerMetricsModule } from './metrics/metrics.module';
 import { SessionActionsModule } from './actions/session-actions.module';
 
 /** The worker process: an application context (no HTTP server) running the BullMQ processors. */
@@ -41,6 +42,7 @@ export class WorkerModule {
         ToolSyncModule,
         SessionActionsModule,
         TurnsModule,
+        WorkerMetricsModule,
         SweeperModule,
         DeliveriesModule,
       ],

@@ -7,6 +7,7 @@ import { AgentCatalog, type LoadedAgent } from '../agents/agent-catalog';
 import { MAX_CONFLICT_REPLAYS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
 import { CommitTurn, type CommittedTurn, type OutboundReply, type TurnCommit } from './commit-turn';
+import { recordCommittedTurn } from '../metrics/turn-metrics';
 import { LoadHistory } from './load-history';
 import { SessionEvents } from './session-events';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError, TurnReplayLimitError, TurnStreamEndedError } from './turn-errors';
@@ -95,6 +96,7 @@ export class RunTurn {
       }
       try {
         const committed = await this.commit.execute(planned.commit);
+        recordCommittedTurn(planned.commit, committed);
         this.logger.log({
           msg: 'turn committed',
           sessionId,
