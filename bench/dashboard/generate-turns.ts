@@ -6,7 +6,7 @@
 //      [--tenants=2 --agents=3 --sessions=2000 --days=90]
 // (the database must be migrated and hold the tenants, agents and channels: see seedTenants).
 import { Client } from 'pg';
-import { LATENCY_BUCKET_BOUNDS_MS } from '@switchboard/db';
+import { LATENCY_BUCKET_BOUNDS_MS, USAGE_SLOTS } from '@switchboard/db';
 
 export interface GenerateSpec {
   rows: number;
@@ -31,6 +31,8 @@ export interface GenerateResult {
 /** Bucket index of a totalMs: how many bucket bounds lie below it (width_bucket over bound + 1). */
 const BUCKET_THRESHOLDS = `ARRAY[${LATENCY_BUCKET_BOUNDS_MS.map((b) => b + 1).join(',')}]::int[]`;
 const BUCKET_COUNT = LATENCY_BUCKET_BOUNDS_MS.length + 1;
+/** A roll-up slot per session, spread like the worker's usageSlot (another hash, same spread). */
+const SLOT_OF_SESSION = `(abs(hashtext("sessionId"::text)) % ${USAGE_SLOTS})::smallint`;
 
 export async function generateTurns(databaseUrl: string, spec: GenerateSpec): Promise<GenerateResult> {
   const log = spec.log ?? (() => undefined);
@@ -87,24 +89,25 @@ export async function generateTurns(databaseUrl: string, spec: GenerateSpec): Pr
       `
       INSERT INTO "UsageDaily" ("tenantId", "agentId", "day", "turns", "deferredTurns", "failedTurns", "llmCalls",
         "inputTokens", "outputTokens", "cachedInputTokens", "queueWaitMs", "modelMs", "toolsMs", "commitMs", "totalMs",
-        "latencyBuckets", "updatedAt")
+        "latencyBuckets", "updatedAt", "slot")
       SELECT "tenantId", "agentId", day, count(*)::int,
              count(*) FILTER (WHERE outcomes @> '[{"status":"deferred"}]')::int,
              count(*) FILTER (WHERE outcomes @> '[{"status":"failed"}]')::int,
              sum("llmCalls"), sum("inputTokens"), sum("outputTokens"), sum("cachedInputTokens"), sum("queueWaitMs"),
-             sum("modelMs"), sum("toolsMs"), sum("commitMs"), sum("totalMs"), ARRAY[${buckets}], now()
-        FROM (SELECT *, ("createdAt" AT TIME ZONE 'UTC')::date AS day, width_bucket("totalMs", ${BUCKET_THRESHOLDS}) AS bucket
+             sum("modelMs"), sum("toolsMs"), sum("commitMs"), sum("totalMs"), ARRAY[${buckets}], now(), slot
+        FROM (SELECT *, ("createdAt" AT TIME ZONE 'UTC')::date AS day, width_bucket("totalMs", ${BUCKET_THRESHOLDS}) AS bucket,
+                     ${SLOT_OF_SESSION} AS slot
                 FROM "Turn" WHERE "tenantId" = ANY($1::uuid[])) t
-       GROUP BY "tenantId", "agentId", day`,
+       GROUP BY "tenantId", "agentId", day, slot`,
       [tenantIds],
     );
     await db.query(
       `
-      INSERT INTO "UsageOutcomeDaily" ("tenantId", "agentId", "day", "code", "turns")
-      SELECT "tenantId", "agentId", ("createdAt" AT TIME ZONE 'UTC')::date, code, count(*)::int
+      INSERT INTO "UsageOutcomeDaily" ("tenantId", "agentId", "day", "code", "slot", "turns")
+      SELECT "tenantId", "agentId", ("createdAt" AT TIME ZONE 'UTC')::date, code, ${SLOT_OF_SESSION}, count(*)::int
         FROM "Turn", unnest("outcomeCodes") AS code
        WHERE "tenantId" = ANY($1::uuid[])
-       GROUP BY 1, 2, 3, 4`,
+       GROUP BY 1, 2, 3, 4, 5`,
       [tenantIds],
     );
     log('roll-ups written; VACUUM ANALYZE (what autovacuum would do on a live database)');

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PrismaClient } from '@switchboard/db';
+import { recordTurnUsage, type PrismaClient } from '@switchboard/db';
 import type { Browser, Page } from 'playwright-core';
 import { apiUrl, createSession, createTenant, createTurn, createUser, openDb, PASSWORD, unique } from '../integration/admin/support/admin-fixtures';
 import { launchChromium } from './support/chromium';
@@ -42,6 +42,11 @@ describe('the console in a browser', () => {
       texts: ['Quero um quarto em Curitiba', 'Claro! Para quais datas?', 'De 10 a 12 de março'],
     });
     await createTurn(db, t, session.id, { llmCalls: 7, inputTokens: 1234, outputTokens: 56, outcomeCodes: ['answered'] });
+    // The worker adds each turn to the daily roll-up in its commit; the dashboard's totals read it.
+    await recordTurnUsage(db, {
+      tenantId: t.tenant.id, agentId: t.agent.id, sessionId: session.id, at: new Date(), llmCalls: 7, inputTokens: 1234, outputTokens: 56,
+      cachedInputTokens: 0, queueWaitMs: 0, modelMs: 100, toolsMs: 0, commitMs: 5, totalMs: 120, outcomeCodes: ['answered'], deferred: false, failed: false,
+    });
 
     await page.goto(apiUrl('/admin/'));
     await page.getByLabel('Email').fill(user.email);

@@ -3,10 +3,13 @@ import {
   percentileFromBuckets,
   readUsage,
   recordTurnUsage,
+  usageSlot,
+  USAGE_SLOTS,
   withTenant,
   type PrismaClient,
   type TurnUsage,
 } from '@switchboard/db';
+import { randomUUID } from 'node:crypto';
 import { createTenantFixture, testPrisma, type TenantFixture } from '../support/fixtures';
 
 // jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
@@ -41,7 +44,7 @@ describe('recordTurnUsage', () => {
     await Promise.all(turns.map((t) => prisma.$transaction((tx) => recordTurnUsage(tx, t))));
 
     const row = await prisma.usageDaily.findUniqueOrThrow({
-      where: { tenantId_agentId_day: { tenantId: fx.tenant.id, agentId: fx.agent.id, day: new Date('2026-12-01') } },
+      where: { tenantId_agentId_day_slot: { tenantId: fx.tenant.id, agentId: fx.agent.id, day: new Date('2026-12-01'), slot: 0 } },
     });
     expect(row).toMatchObject({ turns: 20, failedTurns: 1, deferredTurns: 1, llmCalls: 40n, inputTokens: BigInt(20 * 1000 + 190), outputTokens: 400n });
     expect(row.totalMs).toBe(BigInt(18 * 400 + 2 * 9000));
@@ -68,6 +71,29 @@ describe('recordTurnUsage', () => {
     ]);
     const nov30 = await prisma.usageDaily.findFirstOrThrow({ where: { tenantId: fx.tenant.id, day: new Date('2026-11-30') } });
     expect(nov30.turns).toBe(2);
+  });
+});
+
+describe('roll-up slots', () => {
+  it('keeps each session in one slot, spreads sessions over the slots, and reads them back summed', async () => {
+    const own = await createTenantFixture(prisma);
+    const sessions = Array.from({ length: 24 }, () => randomUUID());
+    expect(new Set(sessions.map(usageSlot)).size).toBeGreaterThan(1);
+    for (const id of sessions) expect(usageSlot(id)).toBeLessThan(USAGE_SLOTS);
+
+    const at = new Date('2026-09-10T12:00:00Z');
+    const base = { tenantId: own.tenant.id, agentId: own.agent.id, at };
+    for (const sessionId of sessions) {
+      await recordTurnUsage(prisma, usage({ ...base, sessionId, outcomeCodes: ['answered'] }));
+      await recordTurnUsage(prisma, usage({ ...base, sessionId, outcomeCodes: ['answered'] }));
+    }
+
+    const rows = await prisma.usageDaily.findMany({ where: { tenantId: own.tenant.id }, orderBy: { slot: 'asc' } });
+    expect(rows.map((r) => r.slot)).toEqual([...new Set(sessions.map(usageSlot))].sort((a, b) => a - b));
+    const report = await readUsage(prisma, { tenantId: own.tenant.id, from: '2026-09-10', to: '2026-09-10' });
+    expect(report.days).toHaveLength(1);
+    expect(report.days[0]).toMatchObject({ day: '2026-09-10', agentId: own.agent.id, turns: 48, llmCalls: 48, outcomes: { answered: 48 } });
+    expect(report.total).toMatchObject({ turns: 48, inputTokens: 4_800, outcomes: { answered: 48 } });
   });
 });
 

@@ -58,24 +58,21 @@ export async function readUsage(db: Reader, q: UsageQuery): Promise<UsageReport>
     totalOutcomes[o.code] = (totalOutcomes[o.code] ?? 0) + o.turns;
   }
 
-  const days = rows.map((r) => ({
-    day: r.day.toISOString().slice(0, 10),
-    agentId: r.agentId,
-    ...figures(r, r.latencyBuckets, outcomesByKey.get(keyOf(r.day, r.agentId)) ?? {}),
+  // One entry per agent and day: the slots of a (day, agent) are summed (usage-slot.ts).
+  const byKey = new Map<string, { day: Date; agentId: string; sums: Sums; buckets: number[] }>();
+  for (const r of rows) {
+    const k = keyOf(r.day, r.agentId);
+    const at = byKey.get(k) ?? { day: r.day, agentId: r.agentId, sums: emptySums(), buckets: [] };
+    at.sums = addSums(at.sums, r);
+    at.buckets = addBuckets(at.buckets, r.latencyBuckets);
+    byKey.set(k, at);
+  }
+  const days = [...byKey.values()].map((d) => ({
+    day: d.day.toISOString().slice(0, 10),
+    agentId: d.agentId,
+    ...figures(d.sums, d.buckets, outcomesByKey.get(keyOf(d.day, d.agentId)) ?? {}),
   }));
-  const sum = rows.reduce(
-    (acc, r) => ({
-      turns: acc.turns + r.turns,
-      deferredTurns: acc.deferredTurns + r.deferredTurns,
-      failedTurns: acc.failedTurns + r.failedTurns,
-      llmCalls: acc.llmCalls + r.llmCalls,
-      inputTokens: acc.inputTokens + r.inputTokens,
-      outputTokens: acc.outputTokens + r.outputTokens,
-      cachedInputTokens: acc.cachedInputTokens + r.cachedInputTokens,
-      totalMs: acc.totalMs + r.totalMs,
-    }),
-    { turns: 0, deferredTurns: 0, failedTurns: 0, llmCalls: 0n, inputTokens: 0n, outputTokens: 0n, cachedInputTokens: 0n, totalMs: 0n },
-  );
+  const sum = rows.reduce(addSums, emptySums());
   const buckets = rows.reduce<number[]>((acc, r) => addBuckets(acc, r.latencyBuckets), []);
   return { days, total: figures(sum, buckets, totalOutcomes) };
 }
@@ -89,6 +86,23 @@ interface Sums {
   outputTokens: bigint;
   cachedInputTokens: bigint;
   totalMs: bigint;
+}
+
+function emptySums(): Sums {
+  return { turns: 0, deferredTurns: 0, failedTurns: 0, llmCalls: 0n, inputTokens: 0n, outputTokens: 0n, cachedInputTokens: 0n, totalMs: 0n };
+}
+
+function addSums(acc: Sums, r: Sums): Sums {
+  return {
+    turns: acc.turns + r.turns,
+    deferredTurns: acc.deferredTurns + r.deferredTurns,
+    failedTurns: acc.failedTurns + r.failedTurns,
+    llmCalls: acc.llmCalls + r.llmCalls,
+    inputTokens: acc.inputTokens + r.inputTokens,
+    outputTokens: acc.outputTokens + r.outputTokens,
+    cachedInputTokens: acc.cachedInputTokens + r.cachedInputTokens,
+    totalMs: acc.totalMs + r.totalMs,
+  };
 }
 
 function figures(s: Sums, buckets: number[], outcomes: Record<string, number>): UsageFigures {

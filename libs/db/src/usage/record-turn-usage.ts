@@ -1,5 +1,6 @@
 import type { PrismaClient } from '../generated/prisma/client';
 import { latencyBucketVector } from './latency-buckets';
+import { usageSlot } from './usage-slot';
 
 /** A PrismaClient or the `tx` of an interactive transaction. */
 export type SqlRunner = Pick<PrismaClient, '$executeRaw'>;
@@ -7,6 +8,8 @@ export type SqlRunner = Pick<PrismaClient, '$executeRaw'>;
 export interface TurnUsage {
   tenantId: string;
   agentId: string;
+  /** The turn's session: picks the roll-up row's slot (usageSlot); slot 0 without one. */
+  sessionId?: string;
   /** When the turn committed; the roll-up day is its UTC date. */
   at: Date;
   llmCalls: number;
@@ -28,20 +31,22 @@ export interface TurnUsage {
 /**
  * Adds one turn to the daily roll-ups (UsageDaily, UsageOutcomeDaily) with atomic upserts, so
  * concurrent commits never lose an increment. Call it inside the turn's commit transaction —
- * as its LAST statement: the roll-up row is shared by every turn of the agent that day, and its
- * row lock is held until the transaction ends.
+ * as its LAST statement: the roll-up row is shared by the turns of the agent that day whose
+ * sessions fall in the same slot (USAGE_SLOTS), and its row lock is held until the transaction
+ * ends.
  */
 export async function recordTurnUsage(db: SqlRunner, u: TurnUsage): Promise<void> {
   const day = u.at.toISOString().slice(0, 10);
+  const slot = usageSlot(u.sessionId);
   await db.$executeRaw`
     INSERT INTO "UsageDaily" ("tenantId", "agentId", "day", "turns", "deferredTurns", "failedTurns", "llmCalls",
       "inputTokens", "outputTokens", "cachedInputTokens", "queueWaitMs", "modelMs", "toolsMs", "commitMs", "totalMs",
-      "latencyBuckets", "updatedAt")
+      "latencyBuckets", "updatedAt", "slot")
     VALUES (${u.tenantId}::uuid, ${u.agentId}::uuid, ${day}::date, 1, ${u.deferred ? 1 : 0}, ${u.failed ? 1 : 0},
       ${u.llmCalls}::bigint, ${u.inputTokens}::bigint, ${u.outputTokens}::bigint, ${u.cachedInputTokens}::bigint,
       ${u.queueWaitMs}::bigint, ${u.modelMs}::bigint, ${u.toolsMs}::bigint, ${u.commitMs}::bigint, ${u.totalMs}::bigint,
-      ${latencyBucketVector(u.totalMs)}::int[], now())
-    ON CONFLICT ("tenantId", "agentId", "day") DO UPDATE SET
+      ${latencyBucketVector(u.totalMs)}::int[], now(), ${slot}::smallint)
+    ON CONFLICT ("tenantId", "agentId", "day", "slot") DO UPDATE SET
       "turns" = "UsageDaily"."turns" + 1,
       "deferredTurns" = "UsageDaily"."deferredTurns" + EXCLUDED."deferredTurns",
       "failedTurns" = "UsageDaily"."failedTurns" + EXCLUDED."failedTurns",
@@ -63,7 +68,7 @@ export async function recordTurnUsage(db: SqlRunner, u: TurnUsage): Promise<void
   const codes = [...new Set(u.outcomeCodes)];
   if (codes.length === 0) return;
   await db.$executeRaw`
-    INSERT INTO "UsageOutcomeDaily" ("tenantId", "agentId", "day", "code", "turns")
-    SELECT ${u.tenantId}::uuid, ${u.agentId}::uuid, ${day}::date, code, 1 FROM unnest(${codes}::text[]) AS code
-    ON CONFLICT ("tenantId", "agentId", "day", "code") DO UPDATE SET "turns" = "UsageOutcomeDaily"."turns" + 1`;
+    INSERT INTO "UsageOutcomeDaily" ("tenantId", "agentId", "day", "code", "turns", "slot")
+    SELECT ${u.tenantId}::uuid, ${u.agentId}::uuid, ${day}::date, code, 1, ${slot}::smallint FROM unnest(${codes}::text[]) AS code
+    ON CONFLICT ("tenantId", "agentId", "day", "code", "slot") DO UPDATE SET "turns" = "UsageOutcomeDaily"."turns" + 1`;
 }

@@ -33,15 +33,16 @@ export class StatsController {
       this.prisma.session.count({ where: { ...scope, status: 'active' } }),
       this.prisma.message.count({ where: scope }),
       this.prisma.message.count({ where: { ...scope, status: 'queued' } }),
-      this.prisma.turn.aggregate({ where: scope, _count: { _all: true }, _sum: { llmCalls: true } }),
+      // From the daily roll-up (one row per agent, day and slot), not by counting Turn rows.
+      this.prisma.usageDaily.aggregate({ where: scope, _sum: { turns: true, llmCalls: true } }),
     ]);
     return {
       sessions,
       activeSessions,
       messages,
       queuedMessages,
-      turns: turns._count._all,
-      llmCalls: turns._sum.llmCalls ?? 0,
+      turns: turns._sum.turns ?? 0,
+      llmCalls: Number(turns._sum.llmCalls ?? 0n),
     };
   }
 }

@@ -5,7 +5,7 @@ import { monthToDateUsage, quotaState, type QuotaState } from '../../limits/mont
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { ResourceNotFoundError } from '../admin-errors';
 import { targetTenant } from '../common/tenant-target';
-import { PrismaService, type Prisma } from '@switchboard/db';
+import { addBuckets, PrismaService, type Prisma } from '@switchboard/db';
 import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -17,7 +17,7 @@ import { listReply } from '../common/list-reply';
 import { uuidFilter } from '../list-query/filters';
 import { FilterValueError, parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
-import { addSums, emptySums, toUsageDto, type UsageDto } from './usage-row';
+import { addSums, emptySums, toUsageDto, type UsageDto, type UsageSums } from './usage-row';
 
 /** A calendar day (YYYY-MM-DD, UTC) bound on the roll-up's `day`. */
 function dayBound(bound: 'gte' | 'lte') {
@@ -42,8 +42,59 @@ const usageListSpec: ListSpec<Prisma.UsageDailyWhereInput> = {
   },
 };
 
+/** The roll-up columns the list sums over a (tenant, agent, day)'s slots. */
+const SUMMED = {
+  turns: true,
+  deferredTurns: true,
+  failedTurns: true,
+  llmCalls: true,
+  inputTokens: true,
+  outputTokens: true,
+  cachedInputTokens: true,
+  queueWaitMs: true,
+  modelMs: true,
+  toolsMs: true,
+  commitMs: true,
+  totalMs: true,
+} as const;
+
+type Summed = { [K in keyof typeof SUMMED]: UsageSums[K] | null };
+
+function sumsOf(s: Summed, latencyBuckets: number[]): UsageSums {
+  return {
+    turns: s.turns ?? 0,
+    deferredTurns: s.deferredTurns ?? 0,
+    failedTurns: s.failedTurns ?? 0,
+    llmCalls: s.llmCalls ?? 0n,
+    inputTokens: s.inputTokens ?? 0n,
+    outputTokens: s.outputTokens ?? 0n,
+    cachedInputTokens: s.cachedInputTokens ?? 0n,
+    queueWaitMs: s.queueWaitMs ?? 0n,
+    modelMs: s.modelMs ?? 0n,
+    toolsMs: s.toolsMs ?? 0n,
+    commitMs: s.commitMs ?? 0n,
+    totalMs: s.totalMs ?? 0n,
+    latencyBuckets,
+  };
+}
+
+type GroupOrder = { day: Prisma.SortOrder } | { agentId: Prisma.SortOrder } | { _sum: Prisma.UsageDailySumOrderByAggregateInput };
+
+/** The list's sort on the grouped rows: `day` as is, `id` (agent:day) by agent then day, figures by their sum. */
+function groupOrder(orderBy: Record<string, Prisma.SortOrder>[]): GroupOrder[] {
+  return orderBy.flatMap((o) =>
+    Object.entries(o).flatMap(([field, dir]): GroupOrder[] => {
+      if (field === 'day') return [{ day: dir }];
+      if (field === 'id') return [{ agentId: dir }, { day: dir }];
+      return [{ _sum: { [field]: dir } }];
+    }),
+  );
+}
+
+const key = (agentId: string, day: Date) => `${agentId}:${day.toISOString().slice(0, 10)}`;
+
 export interface UsageDayDto extends UsageDto {
-  /** `<agentId>:<day>`: one row per agent and day. */
+  /** `<agentId>:<day>`: one row per agent and day (the roll-up's slots summed). */
   id: string;
   tenantId: string;
   agentId: string;
@@ -67,28 +118,42 @@ export class UsageController {
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<UsageDayDto[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, usageListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
-      Promise.all([tx.usageDaily.findMany({ where: scoped, orderBy, skip, take }), tx.usageDaily.count({ where: scoped })]),
-    );
-    const outcomes = rows.length
-      ? await this.prisma.usageOutcomeDaily.findMany({
-          where: { OR: rows.map((r) => ({ tenantId: r.tenantId, agentId: r.agentId, day: r.day })) },
-        })
-      : [];
-    const key = (agentId: string, day: Date) => `${agentId}:${day.toISOString().slice(0, 10)}`;
-    const byKey = new Map<string, Record<string, number>>();
-    for (const o of outcomes) {
-      const k = key(o.agentId, o.day);
-      byKey.set(k, { ...byKey.get(k), [o.code]: o.turns });
-    }
-    const dtos = rows.map((r) => ({
-      id: key(r.agentId, r.day),
-      tenantId: r.tenantId,
-      agentId: r.agentId,
-      day: r.day.toISOString().slice(0, 10),
-      ...toUsageDto(r, byKey.get(key(r.agentId, r.day)) ?? {}),
-    }));
-    return listReply(reply, 'usage', skip, dtos, total);
+    const by = ['tenantId', 'agentId', 'day'] as const; // a (tenant, agent, day) has one row per slot
+    const dtos = await adminTransaction(this.prisma, user, async (tx) => {
+      const [page, all] = await Promise.all([
+        tx.usageDaily.groupBy({ by: [...by], where: scoped, orderBy: groupOrder(orderBy), skip, take, _sum: SUMMED }),
+        tx.usageDaily.groupBy({ by: [...by], where: scoped }),
+      ]);
+      if (page.length === 0) return { rows: [], total: all.length };
+      // The page's buckets and outcomes in one range read each: its agents, from its first to last day.
+      const days = page.map((g) => g.day.getTime());
+      const pageRange = {
+        ...tenantScope(user),
+        agentId: { in: [...new Set(page.map((g) => g.agentId))] },
+        day: { gte: new Date(Math.min(...days)), lte: new Date(Math.max(...days)) },
+      };
+      const [slots, outcomes] = await Promise.all([
+        tx.usageDaily.findMany({ where: pageRange, select: { agentId: true, day: true, latencyBuckets: true } }),
+        tx.usageOutcomeDaily.findMany({ where: pageRange, select: { agentId: true, day: true, code: true, turns: true } }),
+      ]);
+      const bucketsByKey = new Map<string, number[]>();
+      for (const r of slots) bucketsByKey.set(key(r.agentId, r.day), addBuckets(bucketsByKey.get(key(r.agentId, r.day)) ?? [], r.latencyBuckets));
+      const outcomesByKey = new Map<string, Record<string, number>>();
+      for (const o of outcomes) {
+        const codes = outcomesByKey.get(key(o.agentId, o.day)) ?? {};
+        codes[o.code] = (codes[o.code] ?? 0) + o.turns;
+        outcomesByKey.set(key(o.agentId, o.day), codes);
+      }
+      const rows = page.map((g) => ({
+        id: key(g.agentId, g.day),
+        tenantId: g.tenantId,
+        agentId: g.agentId,
+        day: g.day.toISOString().slice(0, 10),
+        ...toUsageDto(sumsOf(g._sum, bucketsByKey.get(key(g.agentId, g.day)) ?? []), outcomesByKey.get(key(g.agentId, g.day)) ?? {}),
+      }));
+      return { rows, total: all.length };
+    });
+    return listReply(reply, 'usage', skip, dtos.rows, dtos.total);
   }
 
   @Get('summary')
