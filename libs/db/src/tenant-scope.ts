@@ -30,8 +30,8 @@ export async function withTenant<T>(
 ): Promise<T> {
   if (!isUuid(tenantId)) throw new InvalidTenantIdError(`withTenant needs a tenant uuid, got "${tenantId}".`);
   return prisma.$transaction(async (tx) => {
-    await tx.$queryRaw`SELECT set_config('app.tenant_id', ${tenantId}, true)`;
-    await tx.$executeRawUnsafe(`SET LOCAL ROLE ${TENANT_ROLE}`);
+    // One round trip for both settings; set_config(..., true) is SET LOCAL (ends with the transaction).
+    await tx.$queryRaw`SELECT set_config('app.tenant_id', ${tenantId}, true), set_config('role', ${TENANT_ROLE}, true)`;
     return fn(tx);
   }, options);
 }

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { ChannelAuthModule } from '../channel-auth/channel-auth.module';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ChannelsController } from './channels/channels.controller';
 import { CredentialsController } from './credentials/credentials.controller';
@@ -40,6 +41,7 @@ import { HandBackSession } from './sessions/hand-back.usecase';
  * /v1/admin. Needs PrismaService, ENV and REDIS from the global CoreModule.
  */
 @Module({
+  imports: [ChannelAuthModule],
   controllers: [
     AuthController,
     SessionsController,

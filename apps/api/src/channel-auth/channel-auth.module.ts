@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { ApiKeyCache } from './api-key-cache';
 import { ApiKeyGuard } from './api-key.guard';
 
-@Module({ providers: [ApiKeyGuard], exports: [ApiKeyGuard] })
+@Module({ providers: [ApiKeyCache, ApiKeyGuard], exports: [ApiKeyCache, ApiKeyGuard] })
 export class ChannelAuthModule {}

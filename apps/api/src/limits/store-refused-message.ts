@@ -1,5 +1,6 @@
-import { Prisma, withTenant, type PrismaClient } from '@switchboard/db';
+import type { PrismaClient } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import { insertInboundMessage, isUniqueViolation } from '../messages/insert-inbound-message';
 import type { PostMessageBody } from '../messages/messages.schemas';
 
 /** The `kind` of an inbound message stored but refused because the tenant's quota is spent. */
@@ -17,32 +18,10 @@ export async function storeRefusedMessage(
   body: PostMessageBody,
 ): Promise<{ messageId: string; sessionId: string }> {
   try {
-    return await withTenant(prisma, auth.tenantId, async (tx) => {
-      const now = new Date();
-      const [session] = await tx.$queryRaw<{ id: string }[]>`
-        INSERT INTO "Session" ("tenantId", "channelId", "agentId", "externalKey", "lastMessageAt", "updatedAt")
-        VALUES (${auth.tenantId}::uuid, ${auth.channelId}::uuid, ${auth.agentId}::uuid, ${body.session}, ${now}, ${now})
-        ON CONFLICT ("channelId", "externalKey")
-        DO UPDATE SET "lastMessageAt" = EXCLUDED."lastMessageAt", "updatedAt" = EXCLUDED."updatedAt"
-        RETURNING "id"`;
-      const message = await tx.message.create({
-        data: {
-          tenantId: auth.tenantId,
-          channelId: auth.channelId,
-          sessionId: session.id,
-          direction: 'inbound',
-          status: 'failed',
-          kind: QUOTA_REFUSED_KIND,
-          text: body.text,
-          externalId: body.id ?? null,
-          createdAt: now,
-        },
-        select: { id: true },
-      });
-      return { messageId: message.id, sessionId: session.id };
-    });
+    const m = await insertInboundMessage(prisma, auth, body, { status: 'failed', kind: QUOTA_REFUSED_KIND });
+    return { messageId: m.messageId, sessionId: m.sessionId };
   } catch (err) {
-    if (body.id !== undefined && err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002') {
+    if (body.id !== undefined && isUniqueViolation(err)) {
       const earlier = await prisma.message.findUniqueOrThrow({
         where: { channelId_externalId: { channelId: auth.channelId, externalId: body.id } },
         select: { id: true, sessionId: true },

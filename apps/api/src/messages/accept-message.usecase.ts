@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, withTenant, type MessageStatus } from '@switchboard/db';
+import { PrismaService, type MessageStatus } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import { insertInboundMessage, isUniqueViolation } from './insert-inbound-message';
 import type { PostMessageBody } from './messages.schemas';
 
 export interface AcceptedMessage {
@@ -13,9 +14,9 @@ export interface AcceptedMessage {
 }
 
 /**
- * Stores an inbound message: in one transaction the session is created on first use and the
- * message is inserted as `queued`. A channel message id seen before returns the first message
- * (also when two copies race: the loser hits the unique index and reads the winner's row).
+ * Stores an inbound message as `queued`, creating the session on first use (insertInboundMessage:
+ * one statement). A channel message id seen before returns the first message (also when two
+ * copies race: the loser hits the unique index and reads the winner's row).
  */
 @Injectable()
 export class AcceptMessage {
@@ -37,32 +38,9 @@ export class AcceptMessage {
     }
   }
 
-  private insert(auth: ChannelAuthContext, body: PostMessageBody): Promise<AcceptedMessage> {
-    // Row-level security scopes the transaction to the key's tenant (defence in depth).
-    return withTenant(this.prisma, auth.tenantId, async (tx) => {
-      const now = new Date();
-      // ON CONFLICT makes "create on first use" safe when two messages of a new session race.
-      const [session] = await tx.$queryRaw<{ id: string }[]>`
-        INSERT INTO "Session" ("tenantId", "channelId", "agentId", "externalKey", "lastMessageAt", "updatedAt")
-        VALUES (${auth.tenantId}::uuid, ${auth.channelId}::uuid, ${auth.agentId}::uuid, ${body.session}, ${now}, ${now})
-        ON CONFLICT ("channelId", "externalKey")
-        DO UPDATE SET "lastMessageAt" = EXCLUDED."lastMessageAt", "updatedAt" = EXCLUDED."updatedAt"
-        RETURNING "id"`;
-      const message = await tx.message.create({
-        data: {
-          tenantId: auth.tenantId,
-          channelId: auth.channelId,
-          sessionId: session.id,
-          direction: 'inbound',
-          status: 'queued',
-          text: body.text,
-          externalId: body.id ?? null,
-          createdAt: now,
-        },
-        select: { id: true, status: true, createdAt: true },
-      });
-      return { messageId: message.id, sessionId: session.id, status: message.status, duplicate: false, acceptedAt: message.createdAt };
-    });
+  private async insert(auth: ChannelAuthContext, body: PostMessageBody): Promise<AcceptedMessage> {
+    const m = await insertInboundMessage(this.prisma, auth, body, { status: 'queued' });
+    return { messageId: m.messageId, sessionId: m.sessionId, status: m.status, duplicate: false, acceptedAt: m.createdAt };
   }
 
   private async findByExternalId(channelId: string, externalId: string): Promise<AcceptedMessage | null> {
@@ -72,8 +50,4 @@ export class AcceptMessage {
     });
     return m && { messageId: m.id, sessionId: m.sessionId, status: m.status, duplicate: true, acceptedAt: m.createdAt };
   }
-}
-
-function isUniqueViolation(err: unknown): boolean {
-  return err instanceof Prisma.PrismaClientKnownRequestError && err.code === 'P2002';
 }

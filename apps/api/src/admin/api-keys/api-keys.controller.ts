@@ -3,6 +3,7 @@ import { Body, Controller, Delete, Get, Param, Post, Query, Res, UseGuards } fro
 import { generateApiKey, PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
+import { ApiKeyCache } from '../../channel-auth/api-key-cache';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { ResourceNotFoundError, UnknownReferenceError } from '../admin-errors';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -56,7 +57,10 @@ const apiKeysListSpec: ListSpec<Prisma.ApiKeyWhereInput> = {
 @Controller('v1/admin/api-keys')
 @UseGuards(AdminAuthGuard)
 export class ApiKeysController {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly verifiedKeys: ApiKeyCache,
+  ) {}
 
   @Get()
   @Roles(...READERS)
@@ -98,13 +102,15 @@ export class ApiKeysController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Revoke a key (kept, with revokedAt, so its use stays traceable); idempotent' })
   async revoke(@CurrentUser() user: AdminUser, @Param('id') id: string) {
-    return adminTransaction(this.prisma, user, async (tx) => {
+    const revoked = await adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       if (before.revokedAt) return before;
       const after = await tx.apiKey.update({ where: { id }, data: { revokedAt: new Date() }, select: apiKeySelect });
       await recordAudit(tx, user, { action: 'api-key.revoke', entityType: 'api-key', entityId: id, tenantId: after.tenantId, before, after });
       return after;
     });
+    this.verifiedKeys.forgetKey(id); // after the commit: this process refuses the key from now on
+    return revoked;
   }
 
   private async find(user: AdminUser, id: string, db: Prisma.TransactionClient = this.prisma) {

@@ -28,6 +28,7 @@ import {
   type UpdateChannelBody,
 } from './channel.dto';
 import { newWebhookSecret } from './webhook-secret';
+import { ApiKeyCache } from '../../channel-auth/api-key-cache';
 
 /**
  * Channels: each belongs to one agent of its tenant, may have an outbound webhook URL, and has
@@ -40,6 +41,7 @@ export class ChannelsController {
   constructor(
     private readonly prisma: PrismaService,
     private readonly secrets: SecretBox,
+    private readonly verifiedKeys: ApiKeyCache,
   ) {}
 
   @Get()
@@ -89,7 +91,7 @@ export class ChannelsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit a channel: name, agent, webhook URL' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateChannelBody)) body: UpdateChannelBody) {
-    return adminTransaction(this.prisma, user, async (tx) => {
+    const updated = await adminTransaction(this.prisma, user, async (tx) => {
       const before = toChannelDto(await this.find(user, id, tx));
       if (body.agentId !== undefined) await this.assertAgent(tx, before.tenantId, body.agentId);
       const row = await tx.channel.update({
@@ -105,6 +107,8 @@ export class ChannelsController {
       await recordAudit(tx, user, { action: 'channel.update', entityType: 'channel', entityId: id, tenantId: before.tenantId, before, after });
       return after;
     });
+    if (body.agentId !== undefined) this.verifiedKeys.forgetChannel(id); // cached keys carry the channel's agent
+    return updated;
   }
 
   @Post(':id/rotate-secret')
@@ -128,12 +132,14 @@ export class ChannelsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete a channel with its keys, sessions and messages' })
   async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ChannelDto> {
-    return adminTransaction(this.prisma, user, async (tx) => {
+    const removed = await adminTransaction(this.prisma, user, async (tx) => {
       const before = toChannelDto(await this.find(user, id, tx));
       await tx.channel.delete({ where: { id } });
       await recordAudit(tx, user, { action: 'channel.delete', entityType: 'channel', entityId: id, tenantId: before.tenantId, before });
       return before;
     });
+    this.verifiedKeys.forgetChannel(id); // its keys are gone with it
+    return removed;
   }
 
   private async assertAgent(tx: Prisma.TransactionClient, tenantId: string, agentId: string): Promise<void> {
