@@ -1,0 +1,118 @@
+import type { PrismaClient } from '@switchboard/db';
+import type { Browser, Page } from 'playwright-core';
+import { createSession, createTenant, createUser, openDb, unique } from '../integration/admin/support/admin-fixtures';
+import { launchChromium } from './support/chromium';
+import { ensureConsoleBuilt } from './support/console-build';
+import { notified, openConsole, openList } from './support/console-page';
+
+// The operations pages in a browser: an operator finds a dead webhook delivery (list, channel
+// delivery log, Queues backlog), redrives it, and hands a session back to the bot; a viewer sees
+// none of those controls. Rows are written straight to the database; no worker runs here.
+
+jest.setTimeout(60_000);
+
+let db: PrismaClient;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureConsoleBuilt();
+  db = openDb();
+  browser = await launchChromium();
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await db?.$disconnect();
+});
+
+async function opsWorld() {
+  const t = await createTenant(db);
+  const externalKey = unique('wa-5541');
+  const session = await createSession(db, t, { externalKey, status: 'handed_off', texts: ['Quero falar com uma pessoa', 'Vou chamar um atendente.'] });
+  const reply = await db.message.findFirstOrThrow({ where: { sessionId: session.id, direction: 'outbound' } });
+  // Not due (nextAttemptAt null): no dispatcher of another suite touches it before the redrive.
+  const delivery = await db.delivery.create({
+    data: {
+      tenantId: t.tenant.id,
+      channelId: t.channel.id,
+      messageId: reply.id,
+      url: 'https://hooks.example.test/whatsapp',
+      status: 'dead',
+      attempts: 12,
+      lastStatusCode: 503,
+      lastError: 'HTTP 503: receiver unavailable',
+    },
+  });
+  return { ...t, session, externalKey, delivery };
+}
+
+/** Accepts the window.confirm the hand-back button asks. */
+function acceptDialogs(page: Page): void {
+  page.on('dialog', (d) => void d.accept());
+}
+
+describe('the operations console', () => {
+  it('shows a viewer no deliveries, queues, redrive or hand-back', async () => {
+    const w = await opsWorld();
+    const viewer = await createUser(db, 'viewer', w.tenant.id);
+    const { page, close } = await openConsole(browser, viewer.email);
+    try {
+      await openList(page, 'Sessions');
+      await page.getByRole('cell', { name: w.externalKey }).click();
+      await page.getByTestId('transcript').waitFor();
+      await expect(page.getByTestId('hand-back').count()).resolves.toBe(0);
+      await expect(page.getByRole('menuitem', { name: 'Deliveries' }).count()).resolves.toBe(0);
+      await expect(page.getByRole('menuitem', { name: 'Queues' }).count()).resolves.toBe(0);
+    } catch (err) {
+      await close(err);
+      throw err;
+    }
+    await close();
+  }, 180_000);
+
+  it('lets an operator find a dead delivery, redrive it, and hand a session back', async () => {
+    const w = await opsWorld();
+    const operator = await createUser(db, 'operator', w.tenant.id);
+    const { page, close } = await openConsole(browser, operator.email);
+    acceptDialogs(page);
+    try {
+      // The Queues page counts the tenant's dead delivery (its own backlog, not BullMQ's global counts).
+      await page.getByRole('menuitem', { name: 'Queues' }).click();
+      await page.getByTestId('backlog-deliveriesDead').getByText('1', { exact: true }).waitFor();
+      await expect(page.getByTestId('queue-counts').count()).resolves.toBe(0);
+
+      // The channel page has the delivery log.
+      await openList(page, 'Channels');
+      await page.getByRole('cell', { name: 'Web', exact: true }).click();
+      const log = page.getByTestId('channel-deliveries');
+      await log.getByText('HTTP 503: receiver unavailable').waitFor();
+
+      // The Deliveries list, filtered to dead ones, and the redrive.
+      await openList(page, 'Deliveries');
+      const row = page.getByRole('row').filter({ hasText: 'HTTP 503: receiver unavailable' });
+      await row.getByTestId('delivery-status').getByText('dead').waitFor();
+      // The row is complete (its references loaded) before the click, so the click lands on the settled row.
+      await row.getByText(w.externalKey).waitFor();
+      await row.getByTestId('redrive-delivery').click();
+      await notified(page, 'Delivery queued again');
+      const audit = await db.auditLog.findFirstOrThrow({ where: { entityId: w.delivery.id, action: 'delivery.redrive' } });
+      expect(audit.actorUserId).toBe(operator.id);
+      const after = await db.delivery.findUniqueOrThrow({ where: { id: w.delivery.id } });
+      // Pending now; a dispatcher elsewhere in the test run may already have tried it once (the host is not allow-listed).
+      expect(after.status === 'pending' || (after.status === 'failed' && after.attempts === 1)).toBe(true);
+
+      // Hand the session back: the button goes, the status reads active.
+      await openList(page, 'Sessions');
+      await page.getByRole('cell', { name: w.externalKey }).click();
+      await page.getByTestId('hand-back').click();
+      await notified(page, 'Session handed back');
+      await page.getByTestId('hand-back').waitFor({ state: 'detached' });
+      await page.getByText('active', { exact: true }).first().waitFor();
+      expect((await db.session.findUniqueOrThrow({ where: { id: w.session.id } })).status).toBe('active');
+    } catch (err) {
+      await close(err);
+      throw err;
+    }
+    await close();
+  }, 240_000);
+});
