@@ -49,13 +49,11 @@ export class AgentCatalog {
   ) {}
 
   async forAgent(tenantId: string, agentId: string): Promise<LoadedAgent> {
-    const row = await this.prisma.agent.findFirst({
-      where: { id: agentId, tenantId },
-      select: { id: true, name: true, config: true, publishedVersion: true, updatedAt: true },
-    });
-    if (!row) throw new AgentNotFoundError(agentId, 'no such agent for this tenant');
+    // The cheap check on every call (no config JSON): which version would a turn run now?
+    const current = await this.prisma.agent.findFirst({ where: { id: agentId, tenantId }, select: { publishedVersion: true, updatedAt: true } });
+    if (!current) throw new AgentNotFoundError(agentId, 'no such agent for this tenant');
     const cacheKey =
-      row.publishedVersion !== null ? `${row.id}@v${row.publishedVersion}` : `${row.id}@draft:${row.updatedAt.getTime()}`;
+      current.publishedVersion !== null ? `${agentId}@v${current.publishedVersion}` : `${agentId}@draft:${current.updatedAt.getTime()}`;
 
     const hit = this.cache.get(cacheKey);
     if (hit && hit.until > Date.now()) {
@@ -64,7 +62,7 @@ export class AgentCatalog {
       this.cache.set(cacheKey, hit);
       return hit.loading;
     }
-    const loading = this.load(tenantId, row).catch((err: unknown) => {
+    const loading = this.load(tenantId, agentId, current.publishedVersion).catch((err: unknown) => {
       this.cache.delete(cacheKey);
       throw err;
     });
@@ -74,17 +72,17 @@ export class AgentCatalog {
     return loading;
   }
 
-  private async load(
-    tenantId: string,
-    row: { id: string; name: string; config: unknown; publishedVersion: number | null },
-  ): Promise<LoadedAgent> {
+  /** Builds the agent at `version` (the one its cache key names), or its draft when null. */
+  private async load(tenantId: string, agentId: string, version: number | null): Promise<LoadedAgent> {
+    const row = await this.prisma.agent.findFirst({ where: { id: agentId, tenantId }, select: { id: true, name: true, config: true } });
+    if (!row) throw new AgentNotFoundError(agentId, 'no such agent for this tenant');
     let json = row.config;
-    if (row.publishedVersion !== null) {
+    if (version !== null) {
       const published = await this.prisma.agentVersion.findFirst({
-        where: { agentId: row.id, tenantId, version: row.publishedVersion },
+        where: { agentId, tenantId, version },
         select: { config: true },
       });
-      if (!published) throw new AgentNotFoundError(row.id, `published version ${row.publishedVersion} is missing`);
+      if (!published) throw new AgentNotFoundError(agentId, `published version ${version} is missing`);
       json = published.config;
     }
     const config = parseAgentConfig(json);
@@ -100,7 +98,7 @@ export class AgentCatalog {
       name: row.name,
       store: hostStore,
     });
-    this.logger.log(`agent ${row.id} built (${row.publishedVersion === null ? 'draft' : `v${row.publishedVersion}`})`);
-    return { agentId: row.id, version: row.publishedVersion, config, agent, provider: { name: provider.name, model: provider.model } };
+    this.logger.log(`agent ${row.id} built (${version === null ? 'draft' : `v${version}`})`);
+    return { agentId: row.id, version, config, agent, provider: { name: provider.name, model: provider.model } };
   }
 }

@@ -49,10 +49,14 @@ export class DrainSession {
   async execute(req: DrainRequest): Promise<DrainResult> {
     let turns = 0;
     let ownSettled = !req.ownMessageId;
+    // Once per drain (a policy edit applies from the next drain); `pending` finds what is left.
+    const policy = await this.policyOf(req.tenantId, req.sessionId);
     while (req.lease.isHeld) {
-      if (!ownSettled && req.ownMessageId) ownSettled = await this.isSettled(req.tenantId, req.ownMessageId);
-      if (req.stopping() && ownSettled) break;
-      const policy = await this.policyOf(req.tenantId, req.sessionId);
+      // Only a stopping worker needs to know whether its own message is answered yet.
+      if (req.stopping()) {
+        if (!ownSettled && req.ownMessageId) ownSettled = await this.isSettled(req.tenantId, req.ownMessageId);
+        if (ownSettled) break;
+      }
       const batch = policy.policy === 'merge' ? await this.burst(req, policy.mergeWindowMs ?? DEFAULT_MERGE_WINDOW_MS) : await this.pending(req, 1);
       if (batch.length === 0) break;
       await this.runTurn.execute(req.tenantId, req.sessionId, { kind: 'messages', messages: batch });
