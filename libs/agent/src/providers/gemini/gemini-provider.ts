@@ -1,5 +1,5 @@
 // AiProvider on the official `@google/genai` SDK (Gemini Developer API, generateContent).
-import { GoogleGenAI, type GenerateContentResponse } from './sdk';
+import { genaiSdk, type GenerateContentResponse, type GoogleGenAI } from './sdk';
 import type { AiProvider, ModelReply, ModelRequest, StreamChunk } from '../../provider';
 import { DEFAULT_TIMEOUT_MS } from '../attempt';
 import { ProviderConfigurationError } from '../provider-configuration-error';
@@ -41,7 +41,7 @@ export class GeminiProvider implements AiProvider {
     this.model = options.model;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.policy = resolveRetryPolicy(options.maxRetries, options.retry);
-    this.client = new GoogleGenAI({
+    this.client = new (genaiSdk().GoogleGenAI)({
       apiKey: options.apiKey,
       // Always the Gemini Developer API, whatever GOOGLE_GENAI_USE_VERTEXAI says.
       vertexai: false,

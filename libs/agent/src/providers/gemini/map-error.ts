@@ -1,7 +1,7 @@
 // What @google/genai throws → ProviderError with the kind engine.md §4 maps to an outcome.
 // The SDK's ApiError carries the status and the JSON error body as its message.
 import { isNetworkFailure } from '../network-error';
-import { ApiError } from './sdk';
+import { genaiSdk, type ApiError } from './sdk';
 import { ProviderError, type ProviderErrorKind } from '../../provider';
 
 interface GoogleErrorBody {
@@ -17,7 +17,7 @@ const DAILY_QUOTA = /per ?day|perday|daily/i;
 /** `retryAfterHeaderMs`: the Retry-After the failed response carried, when it had one. */
 export function mapGeminiError(err: unknown, retryAfterHeaderMs?: number, now = Date.now()): ProviderError {
   if (err instanceof ProviderError) return err;
-  if (err instanceof ApiError) return fromApiError(err, retryAfterHeaderMs, now);
+  if (err instanceof genaiSdk().ApiError) return fromApiError(err, retryAfterHeaderMs, now);
   if ((err as Error)?.name === 'AbortError') return new ProviderError({ kind: 'timeout', message: 'The request to Gemini was aborted.', cause: err });
   // undici: "fetch failed" (refused, reset), "terminated" (body cut); the SDK's stream reader:
   // "Incomplete JSON segment" when the connection dropped inside an event.

@@ -1,8 +1,9 @@
 // What the openai SDK throws → ProviderError with the kind engine.md §4 maps to an outcome.
-import { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
+import type { APIError } from 'openai';
 import { ProviderError, type ProviderErrorKind } from '../../provider';
 import { isNetworkFailure } from '../network-error';
 import { parseRetryAfter } from '../retry';
+import { openaiSdk } from './sdk';
 
 const CONTEXT_CODES = new Set(['context_length_exceeded', 'string_above_max_length']);
 const CONTEXT_MESSAGE = /context (length|window)|maximum context|too many tokens|prompt is too long|reduce the length/i;
@@ -10,6 +11,7 @@ const QUOTA_CODES = new Set(['insufficient_quota', 'billing_hard_limit_reached']
 
 export function mapOpenAIError(err: unknown): ProviderError {
   if (err instanceof ProviderError) return err;
+  const { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } = openaiSdk();
   // Order matters: the timeout and abort errors are subclasses of APIError.
   if (err instanceof APIConnectionTimeoutError) return new ProviderError({ kind: 'timeout', message: 'The request to the OpenAI server timed out.', cause: err });
   if (err instanceof APIUserAbortError) return new ProviderError({ kind: 'timeout', message: 'The request was aborted.', cause: err });

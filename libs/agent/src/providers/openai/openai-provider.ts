@@ -1,6 +1,6 @@
 // AiProvider on the official `openai` SDK, Chat Completions API. `baseURL` points it at any
 // OpenAI-compatible server: vLLM, Ollama, LM Studio, Groq, Azure, gateways.
-import OpenAI from 'openai';
+import type OpenAI from 'openai';
 import type { ChatCompletion, ChatCompletionChunk } from 'openai/resources/chat/completions/completions';
 import type { AiProvider, ModelReply, ModelRequest, StreamChunk } from '../../provider';
 import { DEFAULT_TIMEOUT_MS } from '../attempt';
@@ -8,6 +8,7 @@ import { ProviderConfigurationError } from '../provider-configuration-error';
 import { resolveRetryPolicy, type RetryPolicy } from '../retry';
 import { runRound, runStreamRound, type RoundOptions } from '../round';
 import { mapOpenAIError } from './map-error';
+import { openaiSdk } from './sdk';
 import { chunkAccumulator, fromChatCompletion } from './map-reply';
 import { toChatCompletionBody, type ResponseFormatMode } from './map-request';
 
@@ -58,7 +59,7 @@ export class OpenAIProvider implements AiProvider {
     this.policy = resolveRetryPolicy(options.maxRetries, options.retry);
     this.responseFormat = options.responseFormat ?? 'json_schema';
     this.strictSchema = options.strictSchema ?? false;
-    this.client = new OpenAI({
+    this.client = new (openaiSdk().OpenAI)({
       apiKey: options.apiKey,
       baseURL: options.baseURL,
       defaultHeaders: options.defaultHeaders,
