@@ -20,15 +20,13 @@ export function BranchesEditor({ flow, step }: { flow: number; step: number }) {
       itemTitle={(b, i) => `Branch ${i + 1}${b?.when ? `: “${b.when}”` : ''}`}
       renderItem={(i) => (
         <Stack sx={{ width: '100%' }}>
-          <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-            <TextInput
-              source={`${at}.${i}.when`}
-              label="When the reply says… (yes/no question)"
-              helperText="Judged by the model in the understand call, no extra call; leave empty to use only the code test"
-              sx={{ flex: 1 }}
-            />
-            <TargetInput flow={flow} step={step} source={`${at}.${i}.then`} label="Then" allowSelf />
-          </Stack>
+          <TextInput
+            source={`${at}.${i}.when`}
+            label="When the reply says… (yes/no question)"
+            helperText="Judged by the model in the understand call, no extra call; leave empty to use only the code test below"
+            fullWidth
+          />
+          <TargetInput flow={flow} step={step} source={`${at}.${i}.then`} label="Then" allowSelf />
           <PredicateInputs source={`${at}.${i}.predicate`} testId={`flow-${flow}-step-${step}-branch-${i}-if`} />
         </Stack>
       )}

@@ -1,0 +1,148 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { PrismaClient } from '@switchboard/db';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { adminGet, adminSend, createTenant, createUser, login, openDb, unique } from '../integration/admin/support/admin-fixtures';
+import { saveDraft } from './support/agent-steps';
+import { launchChromium } from './support/chromium';
+import { ensureConsoleBuilt } from './support/console-build';
+import { addChips, choose, notified, openConsole, openList } from './support/console-page';
+
+// The rest of the flow language in the console's flow editor, in a real browser against the real
+// API: a collect step with a branch, an if step, a wait step with an else and a silence trigger,
+// built with the inputs (no JSON typed); the engine refuses a wait that is not a duration, at
+// that input; fixed, the published version holds exactly the FlowSpec that was entered.
+jest.setTimeout(300_000);
+
+const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
+
+let db: PrismaClient;
+let browser: Browser;
+
+beforeAll(async () => {
+  ensureConsoleBuilt();
+  db = openDb();
+  browser = await launchChromium();
+  mkdirSync(SCREENSHOTS, { recursive: true });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await db?.$disconnect();
+});
+
+/** What the inputs below enter, as the engine's FlowSpec. */
+const ENTERED = {
+  id: 'reserva',
+  name: 'Reserva',
+  on: [{ message: ['quero reservar'] }, { silence: '2h' }],
+  steps: [
+    { id: 'onde', kind: 'collect', collect: ['cidade'], branches: [{ when: 'Quer falar com um humano?', then: 'tchau' }] },
+    { id: 'confere', kind: 'if', if: { equals: { hospedes: 2 }, known: ['cidade'] }, else: 'tchau' },
+    { id: 'espera', kind: 'wait', wait: '24h', else: 'tchau' },
+    { id: 'tchau', kind: 'say', say: 'Até logo!' },
+  ],
+};
+
+async function setStep(page: Page, index: number, id: string, kind: RegExp): Promise<Locator> {
+  if (index > 0) await page.getByTestId('flow-0').getByRole('button', { name: 'Add step', exact: true }).click();
+  const step = page.getByTestId(`flow-0-step-${index}`);
+  await step.getByLabel('Step id').fill(id);
+  await choose(page, step, 'Kind', kind);
+  return step;
+}
+
+/** The flow of ENTERED, with the wait written `waitFor`; saved as the draft. */
+async function buildFlow(page: Page, waitFor: string): Promise<void> {
+  await page.getByRole('tab', { name: 'Flows' }).click();
+  await page.getByRole('button', { name: 'Add flow' }).click();
+  const flow = page.getByTestId('flow-0');
+  await flow.getByLabel('Flow id').fill('reserva');
+  await flow.getByLabel('Name', { exact: true }).fill('Reserva');
+
+  await addChips(page.getByTestId('flow-0-trigger-0'), 'Example phrases', ['quero reservar']);
+  await flow.getByRole('button', { name: 'Add trigger' }).click();
+  const silence = page.getByTestId('flow-0-trigger-1');
+  await choose(page, silence, 'Starts on', /^The customer is silent/);
+  await silence.getByRole('textbox', { name: 'Silent for' }).fill('2h');
+
+  // Steps first: targets are picked from the step ids.
+  const onde = await setStep(page, 0, 'onde', /^Collect/);
+  await onde.getByLabel('cidade', { exact: true }).check();
+  const confere = await setStep(page, 1, 'confere', /^If/);
+  const espera = await setStep(page, 2, 'espera', /^Wait/);
+  const tchau = await setStep(page, 3, 'tchau', /^Say/);
+  await tchau.getByRole('textbox', { name: /^Text to send/ }).fill('Até logo!');
+
+  await onde.getByRole('button', { name: 'Add branch' }).click();
+  const branch = page.getByTestId('flow-0-step-0-branch-0');
+  await branch.getByRole('textbox', { name: /^When the reply says/ }).fill('Quer falar com um humano?');
+  await choose(page, branch, 'Then', 'Go to “tchau”');
+
+  await confere.getByRole('button', { name: 'Compare a field' }).click();
+  const equals = page.getByTestId('flow-0-step-1-if-equals-0');
+  await choose(page, equals, 'Field', 'hospedes');
+  await equals.getByRole('textbox', { name: 'Value' }).fill('2');
+  await confere.getByLabel('cidade', { exact: true }).check();
+  await choose(page, confere, 'Otherwise', 'Go to “tchau”');
+
+  await espera.getByRole('textbox', { name: 'Wait', exact: true }).fill(waitFor);
+  await choose(page, espera, 'If the customer replies first', 'Go to “tchau”');
+  await saveDraft(page);
+}
+
+describe('the flow editor, end to end', () => {
+  it('builds branches, if, wait and silence with inputs; shows a bad duration at its input; publishes the FlowSpec as entered', async () => {
+    const t = await createTenant(db);
+    const owner = await createUser(db, 'owner', t.tenant.id);
+    const token = await login(owner.email);
+    const name = unique('Reservas');
+    const created = await adminSend(token, 'POST', '/v1/admin/agents', {
+      name,
+      config: {
+        provider: { kind: 'scripted', model: 'script' },
+        fields: { cidade: { type: 'string' }, hospedes: { type: 'integer' } },
+        flows: [],
+        tools: [],
+      },
+    });
+    expect(created.status).toBe(201);
+    const agentId = (created.body as { id: string }).id;
+
+    const { page, close } = await openConsole(browser, owner.email);
+    try {
+      await openList(page, 'Agents');
+      await page.getByRole('row').filter({ hasText: name }).click();
+      await buildFlow(page, '24 horas');
+
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await page.getByTestId('publish-error').waitFor();
+      // The engine's refusal, at the wait's duration input (and in its step).
+      const espera = page.getByTestId('flow-0-step-2');
+      const duration = espera.getByRole('textbox', { name: 'Wait', exact: true });
+      await espera.locator('.Mui-error').filter({ hasText: 'is not a duration' }).first().waitFor();
+      expect(await duration.getAttribute('aria-invalid')).toBe('true');
+      // The message is the duration input's own helper text.
+      const helperId = (await duration.getAttribute('aria-describedby')) ?? '';
+      expect(await page.locator(`[id="${helperId}"]`).textContent()).toContain('"24 horas" is not a duration');
+      await espera.getByTestId('publish-error-here').waitFor();
+      await expect(page.getByTestId('flow-0-step-1').getByTestId('publish-error-here').count()).resolves.toBe(0);
+      expect((await adminGet(token, `/v1/admin/agents/${agentId}/versions`)).body).toEqual([]);
+
+      await duration.fill('24h');
+      await saveDraft(page);
+      await page.getByRole('button', { name: 'Publish' }).click();
+      await notified(page, 'Published version 1');
+      await page.getByTestId('publish-error').waitFor({ state: 'detached' });
+      await page.screenshot({ path: join(SCREENSHOTS, 'flow-editor-steps.png'), fullPage: true });
+
+      const version = await adminGet(token, `/v1/admin/agents/${agentId}/versions/1`);
+      expect(version.status).toBe(200);
+      expect((version.body as { config: { flows: unknown[] } }).config.flows).toStrictEqual([ENTERED]);
+    } catch (err) {
+      await close(err);
+      throw err;
+    }
+    await close();
+  });
+});
