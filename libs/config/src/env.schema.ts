@@ -21,6 +21,12 @@ export const envSchema = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/switchboard'),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /**
+   * Where jobs, pub/sub, leases, locks and rate limits live: `redis` (production) or `postgres`
+   * (the zero-install quick start, on DATABASE_URL). Unset: redis when REDIS_URL is set, else
+   * postgres (loadEnv decides; see queueBackend()).
+   */
+  QUEUE_BACKEND: z.enum(['redis', 'postgres']).optional(),
   /** Prefix of every BullMQ key, so test runs and deployments can share one Redis. */
   QUEUE_PREFIX: z.string().min(1).default('sb'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
@@ -62,3 +68,10 @@ export function productionSecretIssues(env: Pick<Env, 'NODE_ENV' | 'AUTH_SECRET'
 }
 
 export type Env = z.infer<typeof envSchema>;
+
+export type QueueBackend = NonNullable<Env['QUEUE_BACKEND']>;
+
+/** The backend the apps run on. An Env not made by loadEnv (tests) without QUEUE_BACKEND is on Redis. */
+export function queueBackend(env: Pick<Env, 'QUEUE_BACKEND'>): QueueBackend {
+  return env.QUEUE_BACKEND ?? 'redis';
+}

@@ -25,3 +25,16 @@ describe('loadEnv secrets', () => {
     expect(() => loadEnv({ MASTER_KEY: 'abcd' })).toThrow(/MASTER_KEY: must be 32 bytes/);
   });
 });
+
+describe('loadEnv queue backend', () => {
+  it('runs on Redis when REDIS_URL is set and on Postgres when it is not', () => {
+    expect(loadEnv({ REDIS_URL: 'redis://127.0.0.1:6379' }).QUEUE_BACKEND).toBe('redis');
+    expect(loadEnv({}).QUEUE_BACKEND).toBe('postgres');
+    expect(loadEnv({ REDIS_URL: '' }).QUEUE_BACKEND).toBe('postgres');
+  });
+
+  it('lets QUEUE_BACKEND override the choice and refuses an unknown one', () => {
+    expect(loadEnv({ REDIS_URL: 'redis://127.0.0.1:6379', QUEUE_BACKEND: 'postgres' }).QUEUE_BACKEND).toBe('postgres');
+    expect(() => loadEnv({ QUEUE_BACKEND: 'kafka' })).toThrow(/QUEUE_BACKEND/);
+  });
+});

@@ -24,5 +24,6 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   }
   const unsafe = productionSecretIssues(parsed.data);
   if (unsafe.length > 0) throw new EnvValidationError(unsafe);
-  return parsed.data;
+  // Chosen once here: REDIS_URL has a default, so "unset" is read from the source itself.
+  return { ...parsed.data, QUEUE_BACKEND: parsed.data.QUEUE_BACKEND ?? (cleaned.REDIS_URL ? 'redis' : 'postgres') };
 }

@@ -6,6 +6,7 @@ import { sessionChannel, type SessionEvent } from '@switchboard/queue';
 import { AgentCatalog, type LoadedAgent } from '../../../apps/worker/src/agents/agent-catalog';
 import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
 import { WorkerEnvModule } from '../../../apps/worker/src/config/worker-env.module';
+import { RedisLeaseStore } from '../../../apps/worker/src/lease/redis-lease-store';
 import { SessionLeases } from '../../../apps/worker/src/lease/session-lease';
 import { RedisModule } from '../../../apps/worker/src/redis/redis.module';
 import { CommitTurn } from '../../../apps/worker/src/turns/commit-turn';
@@ -49,7 +50,7 @@ describe('worker turn pipeline', () => {
     await mod.init();
     prisma = mod.get(PrismaService);
     redis = new Redis(env.REDIS_URL);
-    leases = new SessionLeases(redis, { prefix: env.QUEUE_PREFIX, ttlMs: 10_000 });
+    leases = new SessionLeases(new RedisLeaseStore(redis), { prefix: env.QUEUE_PREFIX, ttlMs: 10_000 });
   });
 
   afterAll(async () => {
@@ -416,7 +417,7 @@ describe('worker turn pipeline: merge double texting', () => {
     await mod.init();
     prisma = mod.get(PrismaService);
     redis = new Redis(env.REDIS_URL);
-    leases = new SessionLeases(redis, { prefix: env.QUEUE_PREFIX, ttlMs: 10_000 });
+    leases = new SessionLeases(new RedisLeaseStore(redis), { prefix: env.QUEUE_PREFIX, ttlMs: 10_000 });
   });
 
   afterAll(async () => {

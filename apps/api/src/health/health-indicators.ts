@@ -8,7 +8,7 @@ import { withTimeout } from '../common/with-timeout';
 const CHECK_TIMEOUT_MS = 1500;
 
 /**
- * Postgres and Redis checks for /health/ready. The public answer says only up or down; the
+ * Postgres and Redis checks for /health/ready (Redis only when the apps run on it). The public answer says only up or down; the
  * reason (which may name hosts) goes to the log.
  */
 @Injectable()
@@ -18,8 +18,13 @@ export class DependencyIndicators {
   constructor(
     private readonly indicators: HealthIndicatorService,
     private readonly prisma: PrismaService,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(REDIS) private readonly redis: Redis | null,
   ) {}
+
+  /** False in Postgres mode: no Redis to check (the queue lives in Postgres). */
+  get usesRedis(): boolean {
+    return this.redis !== null;
+  }
 
   async postgres() {
     const check = this.indicators.check('postgres');
@@ -35,6 +40,7 @@ export class DependencyIndicators {
   async redisPing() {
     const check = this.indicators.check('redis');
     try {
+      if (!this.redis) throw new Error('Postgres mode has no Redis');
       await withTimeout(this.redis.ping(), CHECK_TIMEOUT_MS, 'redis PING');
       return check.up();
     } catch (err) {

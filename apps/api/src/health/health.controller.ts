@@ -24,12 +24,13 @@ export class HealthController {
     return this.health.check([]);
   }
 
-  /** Ready to take traffic: Postgres answers SELECT 1 and Redis answers PING. */
+  /** Ready to take traffic: Postgres answers SELECT 1 and Redis answers PING (Postgres mode: Postgres only). */
   @Get('ready')
   @HealthCheck()
   async ready(): Promise<HealthCheckResult> {
     try {
-      return await this.health.check([() => this.deps.postgres(), () => this.deps.redisPing()]);
+      const checks = [() => this.deps.postgres(), ...(this.deps.usesRedis ? [() => this.deps.redisPing()] : [])];
+      return await this.health.check(checks);
     } catch (err) {
       if (err instanceof ServiceUnavailableException) {
         throw new NotReadyError('A dependency is down; see error.details.', err.getResponse());

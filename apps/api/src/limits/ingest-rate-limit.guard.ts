@@ -1,11 +1,10 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
 import type { FastifyReply } from 'fastify';
-import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ChannelAuthRequest } from '../channel-auth/channel-auth.context';
 import { ENV } from '../config/env.module';
-import { REDIS } from '../redis/redis.tokens';
+import { RATE_LIMITERS, type RateLimiters } from '../redis/rate-limiters';
 import { RateLimitedError } from './rate-limited.error';
 
 const WINDOW_SECONDS = 60;
@@ -17,8 +16,8 @@ interface Window {
 }
 
 /**
- * Per API key and per tenant message limits on ingest, counted in Redis so every API instance
- * shares them (an in-memory count takes over while Redis is down). Every answer carries
+ * Per API key and per tenant message limits on ingest, counted in Redis (a Postgres table in
+ * Postgres mode) so every API instance shares them (an in-memory count takes over while Redis is down). Every answer carries
  * RateLimit-Limit/Remaining/Reset for the tighter of the two windows; over either limit the
  * request is refused with 429 `rate-limited` and Retry-After, before anything is stored.
  * Runs after ApiKeyGuard, which identifies the key and tenant.
@@ -30,17 +29,11 @@ export class IngestRateLimitGuard implements CanActivate {
   private readonly keyLimit: number;
   private readonly tenantLimit: number;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(ENV) env: Env) {
+  constructor(@Inject(RATE_LIMITERS) limiters: RateLimiters, @Inject(ENV) env: Env) {
     this.keyLimit = env.RATE_LIMIT_KEY_PER_MINUTE;
     this.tenantLimit = env.RATE_LIMIT_TENANT_PER_MINUTE;
     const limiter = (name: string, points: number) =>
-      new RateLimiterRedis({
-        storeClient: redis,
-        keyPrefix: `${env.QUEUE_PREFIX}:ingest-rate:${name}`,
-        points,
-        duration: WINDOW_SECONDS,
-        insuranceLimiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS }),
-      });
+      limiters.create({ keyPrefix: `${env.QUEUE_PREFIX}:ingest-rate:${name}`, points, durationSeconds: WINDOW_SECONDS });
     this.perKey = limiter('key', this.keyLimit);
     this.perTenant = limiter('tenant', this.tenantLimit);
   }

@@ -1,30 +1,30 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
-import { QUEUES, redisConnection, TURN_JOB_OPTIONS, turnJobId, wakeJobId, wakeJobName, type TurnJobData } from '@switchboard/queue';
-import { Queue } from 'bullmq';
+import { createBullQueue, QUEUES, TURN_JOB_OPTIONS, turnJobId, wakeJobId, wakeJobName, type TurnJobData } from '@switchboard/queue';
+import type { Queue } from 'bullmq';
 import { ENV } from '../config/env.module';
 import { withTimeout } from '../common/with-timeout';
 
-/** An enqueue that takes longer than this is treated as "Redis down"; the sweeper retries it. */
+/** An enqueue that takes longer than this is treated as "queue down"; the sweeper retries it. */
 const ENQUEUE_TIMEOUT_MS = 2000;
 
-/** The API side of the turns queue: adds one job per accepted inbound message. */
+/**
+ * The API side of the turns queue: adds one job per accepted inbound message. On Redis, or on
+ * BullMQ's Postgres backend in Postgres mode (QUEUE_BACKEND): the same Queue either way.
+ */
 @Injectable()
 export class TurnsQueue implements OnModuleDestroy {
   private readonly logger = new Logger(TurnsQueue.name);
   private readonly queue: Queue<TurnJobData>;
 
   constructor(@Inject(ENV) env: Env) {
-    this.queue = new Queue<TurnJobData>(QUEUES.turns, {
-      prefix: env.QUEUE_PREFIX,
-      // Without the offline queue an add fails at once while Redis is down instead of hanging.
-      connection: { ...redisConnection(env.REDIS_URL), enableOfflineQueue: false },
-    });
+    // Without the offline queue an add fails at once while Redis is down instead of hanging.
+    this.queue = createBullQueue<TurnJobData>(QUEUES.turns, env, { enableOfflineQueue: false });
     this.queue.on('error', (err) => this.logger.warn({ err: err.message }, 'turns queue connection error'));
   }
 
   /**
-   * Adds the turn job for a message. Returns false (and logs) when Redis cannot take it: the
+   * Adds the turn job for a message. Returns false (and logs) when the queue cannot take it: the
    * message is already stored as `queued`, so the worker's sweeper enqueues it later.
    */
   async enqueue(data: TurnJobData & { messageId: string }): Promise<boolean> {

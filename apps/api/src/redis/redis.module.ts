@@ -1,10 +1,20 @@
-import { Global, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
-import type { Env } from '@switchboard/config';
+import { Global, Inject, Logger, Module, type OnModuleDestroy } from '@nestjs/common';
+import { queueBackend, type Env } from '@switchboard/config';
+import { PrismaService } from '@switchboard/db';
+import { ensureRuntimeSchema } from '@switchboard/queue';
 import { Redis } from 'ioredis';
+import { Pool } from 'pg';
 import { ENV } from '../config/env.module';
-import { REDIS } from './redis.tokens';
-import { SessionEventsSubscriber } from './session-events.subscriber';
+import { PostgresSessionEventsSubscriber } from './postgres-session-events.subscriber';
+import { PostgresRateLimiters, RATE_LIMITERS, RedisRateLimiters } from './rate-limiters';
+import { REDIS, RUNTIME_POOL } from './redis.tokens';
+import { RedisSessionEventsSubscriber, SessionEventsSubscriber } from './session-events.subscriber';
 
+/**
+ * The API's side of the backend, chosen once at start-up (QUEUE_BACKEND; see loadEnv) and
+ * logged: session-event subscriptions (`?wait`, SSE) and rate-limit counters on Redis, or on
+ * Postgres in Postgres mode. The turns queue follows the same choice (TurnsQueue).
+ */
 @Global()
 @Module({
   providers: [
@@ -14,19 +24,50 @@ import { SessionEventsSubscriber } from './session-events.subscriber';
       // No offline queue: a command while Redis is down fails at once (health says "down")
       // instead of hanging the request.
       useFactory: (env: Env) => {
+        new Logger('Backend').log(
+          queueBackend(env) === 'postgres'
+            ? 'backend: postgres (queue, session events and rate limits on DATABASE_URL; REDIS_URL unused)'
+            : 'backend: redis (queue, session events and rate limits on REDIS_URL)',
+        );
+        if (queueBackend(env) === 'postgres') return null;
         const redis = new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
         redis.on('error', () => undefined); // reconnects by itself; health reports the state
         return redis;
       },
     },
-    SessionEventsSubscriber,
+    {
+      provide: RUNTIME_POOL,
+      inject: [ENV],
+      useFactory: async (env: Env) => {
+        if (queueBackend(env) !== 'postgres') return null;
+        const pool = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
+        pool.on('error', () => undefined); // an idle client dropped; the next query reconnects
+        await ensureRuntimeSchema(pool);
+        return pool;
+      },
+    },
+    {
+      provide: RATE_LIMITERS,
+      inject: [REDIS, RUNTIME_POOL],
+      useFactory: (redis: Redis | null, pool: Pool | null) => (redis ? new RedisRateLimiters(redis) : new PostgresRateLimiters(pool!)),
+    },
+    {
+      provide: SessionEventsSubscriber,
+      inject: [ENV, PrismaService],
+      useFactory: (env: Env, prisma: PrismaService) =>
+        queueBackend(env) === 'postgres' ? new PostgresSessionEventsSubscriber(env, prisma) : new RedisSessionEventsSubscriber(env),
+    },
   ],
-  exports: [REDIS, SessionEventsSubscriber],
+  exports: [REDIS, RATE_LIMITERS, SessionEventsSubscriber],
 })
 export class RedisModule implements OnModuleDestroy {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(
+    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(RUNTIME_POOL) private readonly pool: Pool | null,
+  ) {}
 
-  onModuleDestroy(): void {
-    this.redis.disconnect();
+  async onModuleDestroy(): Promise<void> {
+    this.redis?.disconnect();
+    await this.pool?.end().catch(() => undefined);
   }
 }

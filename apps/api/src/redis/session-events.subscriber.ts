@@ -1,9 +1,8 @@
-import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
+import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
 import type { SessionEvent } from '@switchboard/queue';
 import { Redis } from 'ioredis';
 import { withTimeout } from '../common/with-timeout';
-import { ENV } from '../config/env.module';
 
 export type SessionEventListener = (event: SessionEvent) => void;
 
@@ -11,14 +10,14 @@ export type SessionEventListener = (event: SessionEvent) => void;
 const SUBSCRIBE_TIMEOUT_MS = 2000;
 
 /**
- * One Redis subscriber connection per process, shared by every waiting request: a map from
- * channel to listeners, SUBSCRIBE on the first listener of a channel, UNSUBSCRIBE after the last.
+ * One subscriber connection per process, shared by every waiting request: a map from channel
+ * to listeners, subscribing on the first listener of a channel, unsubscribing after the last.
+ * Redis pub/sub in production (RedisSessionEventsSubscriber), LISTEN/NOTIFY in Postgres mode
+ * (PostgresSessionEventsSubscriber); the injection token is this class.
  */
-@Injectable()
-export class SessionEventsSubscriber implements OnModuleDestroy {
-  private readonly logger = new Logger(SessionEventsSubscriber.name);
-  private readonly listeners = new Map<string, Set<SessionEventListener>>();
-  private readonly redis: Redis;
+export abstract class SessionEventsSubscriber implements OnModuleDestroy {
+  protected readonly logger = new Logger(SessionEventsSubscriber.name);
+  protected readonly listeners = new Map<string, Set<SessionEventListener>>();
   private readonly releasing = new AbortController();
 
   /** Aborted when the process shuts down: waiting requests stop waiting and answer at once. */
@@ -26,15 +25,14 @@ export class SessionEventsSubscriber implements OnModuleDestroy {
     return this.releasing.signal;
   }
 
-  constructor(@Inject(ENV) env: Env) {
-    this.redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
-    this.redis.on('error', (err) => this.logger.warn({ err: err.message }, 'subscriber connection error'));
-    this.redis.on('message', (channel: string, payload: string) => this.dispatch(channel, payload));
-  }
+  /** Subscribes the shared connection to `channel`; resolves once the server confirmed it. */
+  protected abstract subscribe(channel: string): Promise<void>;
+  protected abstract unsubscribe(channel: string): Promise<void>;
+  protected abstract close(): Promise<void>;
 
   /**
-   * Resolves once Redis confirms the subscription, so nothing published afterwards is missed.
-   * Returns the function that removes the listener. Rejects if Redis does not answer in time.
+   * Resolves once the subscription is confirmed, so nothing published afterwards is missed.
+   * Returns the function that removes the listener. Rejects if the server does not answer in time.
    */
   async listen(channel: string, listener: SessionEventListener): Promise<() => void> {
     let set = this.listeners.get(channel);
@@ -48,7 +46,7 @@ export class SessionEventsSubscriber implements OnModuleDestroy {
     try {
       // A second listener of a channel still waits for the first SUBSCRIBE: re-sending it is
       // cheap and idempotent, and it guarantees this caller is subscribed when it resolves.
-      await withTimeout(this.redis.subscribe(channel), SUBSCRIBE_TIMEOUT_MS, `SUBSCRIBE ${channel}`);
+      await withTimeout(this.subscribe(channel), SUBSCRIBE_TIMEOUT_MS, `SUBSCRIBE ${channel}`);
     } catch (err) {
       remove();
       throw err;
@@ -61,10 +59,11 @@ export class SessionEventsSubscriber implements OnModuleDestroy {
     const set = this.listeners.get(channel);
     if (!set?.delete(listener) || set.size > 0) return;
     this.listeners.delete(channel);
-    this.redis.unsubscribe(channel).catch((err: Error) => this.logger.warn({ err: err.message, channel }, 'unsubscribe failed'));
+    this.unsubscribe(channel).catch((err: Error) => this.logger.warn({ err: err.message, channel }, 'unsubscribe failed'));
   }
 
-  private dispatch(channel: string, payload: string): void {
+  /** Hands a received payload to the channel's listeners. */
+  protected dispatch(channel: string, payload: string): void {
     const set = this.listeners.get(channel);
     if (!set) return;
     let event: SessionEvent;
@@ -74,7 +73,11 @@ export class SessionEventsSubscriber implements OnModuleDestroy {
       this.logger.warn({ channel }, 'ignoring a session event that is not JSON');
       return;
     }
-    for (const listener of [...set]) {
+    this.deliver(channel, event);
+  }
+
+  protected deliver(channel: string, event: SessionEvent): void {
+    for (const listener of [...(this.listeners.get(channel) ?? [])]) {
       try {
         listener(event);
       } catch (err) {
@@ -92,6 +95,30 @@ export class SessionEventsSubscriber implements OnModuleDestroy {
   async onModuleDestroy(): Promise<void> {
     this.releaseWaiters();
     this.listeners.clear();
+    await this.close();
+  }
+}
+
+/** Redis pub/sub: one subscriber-mode ioredis connection. */
+export class RedisSessionEventsSubscriber extends SessionEventsSubscriber {
+  private readonly redis: Redis;
+
+  constructor(env: Pick<Env, 'REDIS_URL'>) {
+    super();
+    this.redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+    this.redis.on('error', (err) => this.logger.warn({ err: err.message }, 'subscriber connection error'));
+    this.redis.on('message', (channel: string, payload: string) => this.dispatch(channel, payload));
+  }
+
+  protected async subscribe(channel: string): Promise<void> {
+    await this.redis.subscribe(channel);
+  }
+
+  protected async unsubscribe(channel: string): Promise<void> {
+    await this.redis.unsubscribe(channel);
+  }
+
+  protected async close(): Promise<void> {
     this.redis.disconnect();
   }
 }

@@ -1,12 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import type { Redis } from 'ioredis';
+import type { LeaseStore } from './lease-store';
 
-// One turn at a time per session, across processes: a Redis key per session set with NX and a
-// TTL, holding a random token. Only the holder of the token may renew or release it (Lua
-// compare-and-set), so a lease that expired and was taken by another worker is never touched.
-
-const RENEW = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end`;
-const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end`;
+// One turn at a time per session, across processes: a lease per session with a TTL, holding a
+// random token, in the backend's LeaseStore (a Redis key, or a row in Postgres mode). Only the
+// holder of the token may renew or release it, so a lease that expired and was taken by another
+// worker is never touched.
 
 export interface SessionLeaseOptions {
   /** Key prefix (the deployment's QUEUE_PREFIX), so test runs and deployments never collide. */
@@ -16,7 +14,7 @@ export interface SessionLeaseOptions {
 
 export class SessionLeases {
   constructor(
-    private readonly redis: Redis,
+    private readonly store: LeaseStore,
     private readonly opts: SessionLeaseOptions,
   ) {}
 
@@ -28,9 +26,8 @@ export class SessionLeases {
   async acquire(sessionId: string): Promise<Lease | null> {
     const token = randomBytes(16).toString('hex');
     const key = this.key(sessionId);
-    const ok = await this.redis.set(key, token, 'PX', this.opts.ttlMs, 'NX');
-    if (ok !== 'OK') return null;
-    return new Lease(this.redis, key, token, this.opts.ttlMs);
+    if (!(await this.store.take(key, token, this.opts.ttlMs))) return null;
+    return new Lease(this.store, key, token, this.opts.ttlMs);
   }
 }
 
@@ -39,7 +36,7 @@ export class Lease {
   private held = true;
 
   constructor(
-    private readonly redis: Redis,
+    private readonly store: LeaseStore,
     readonly key: string,
     readonly token: string,
     private readonly ttlMs: number,
@@ -56,19 +53,18 @@ export class Lease {
   async renew(): Promise<boolean> {
     if (!this.held) return false;
     try {
-      const n = await this.redis.eval(RENEW, 1, this.key, this.token, String(this.ttlMs));
-      if (n !== 1) this.lose();
+      if (!(await this.store.renew(this.key, this.token, this.ttlMs))) this.lose();
     } catch {
-      // A Redis hiccup is not a loss: the TTL still runs and the next renewal may succeed.
+      // A store hiccup is not a loss: the TTL still runs and the next renewal may succeed.
     }
     return this.held;
   }
 
-  /** Deletes the key only if it still holds our token. */
+  /** Frees the lease only if it still holds our token. */
   async release(): Promise<void> {
     const wasHeld = this.held;
     this.lose();
-    if (wasHeld) await this.redis.eval(RELEASE, 1, this.key, this.token);
+    if (wasHeld) await this.store.release(this.key, this.token);
   }
 
   private lose(): void {

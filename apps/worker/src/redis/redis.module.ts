@@ -1,6 +1,9 @@
 import { Global, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { Redis } from 'ioredis';
+import { LEASE_STORE, SESSION_EVENT_PUBLISHER } from '../backend/backend.tokens';
+import { RedisSessionEventPublisher } from '../backend/redis-session-event-publisher';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
+import { RedisLeaseStore } from '../lease/redis-lease-store';
 
 /** Injection token of the worker's command connection (leases, pub/sub publishes). */
 export const REDIS = Symbol('REDIS');
@@ -14,6 +17,7 @@ class RedisCloser implements OnModuleDestroy {
   }
 }
 
+/** The worker's Redis backend: session leases, the sweeper's lock and session events on Redis. */
 @Global()
 @Module({
   providers: [
@@ -22,8 +26,10 @@ class RedisCloser implements OnModuleDestroy {
       inject: [WORKER_ENV],
       useFactory: (env: WorkerEnv) => new Redis(env.REDIS_URL, { lazyConnect: false }),
     },
+    { provide: LEASE_STORE, inject: [REDIS], useFactory: (redis: Redis) => new RedisLeaseStore(redis) },
+    { provide: SESSION_EVENT_PUBLISHER, inject: [REDIS], useFactory: (redis: Redis) => new RedisSessionEventPublisher(redis) },
     RedisCloser,
   ],
-  exports: [REDIS],
+  exports: [REDIS, LEASE_STORE, SESSION_EVENT_PUBLISHER],
 })
 export class RedisModule {}

@@ -1,12 +1,13 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { InjectQueue } from '@nestjs/bullmq';
 import type { Queue } from 'bullmq';
-import type { Redis } from 'ioredis';
 import { PrismaService } from '@switchboard/db';
 import { QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { SWEEP_BATCH, SWEEP_JOB_OPTIONS } from '../config/worker-settings';
-import { REDIS } from '../redis/redis.module';
+import { LEASE_STORE } from '../backend/backend.tokens';
+import type { LeaseStore } from '../lease/lease-store';
 import { WakeScheduler, wakeJobId } from '../wakes/wake-scheduler';
 
 /** The job id the sweeper uses for a message whose own job is gone or finished. */
@@ -37,8 +38,9 @@ interface DueWake {
 /**
  * Postgres is the source of truth: a message accepted but still `queued` after the grace period
  * with no live job (a lost enqueue, a crashed worker whose job failed, a flushed Redis) gets a
- * new job, and so does a scheduled wake (a Wake row) with no live job. One sweep per interval across all workers: a Redis key taken with NX and left to
- * expire decides who sweeps.
+ * new job, and so does a scheduled wake (a Wake row) with no live job. One sweep per interval across all workers: a
+ * lease (a Redis key taken with NX, or a lease row in Postgres mode) taken for one interval and
+ * left to expire decides who sweeps.
  */
 @Injectable()
 export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
@@ -48,7 +50,7 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
 
   constructor(
     @Inject(WORKER_ENV) private readonly env: WorkerEnv,
-    @Inject(REDIS) private readonly redis: Redis,
+    @Inject(LEASE_STORE) private readonly locks: LeaseStore,
     @InjectQueue(QUEUES.turns) private readonly queue: Queue<TurnJobData>,
     private readonly prisma: PrismaService,
     private readonly wakes: WakeScheduler,
@@ -72,8 +74,8 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
   /** Sweeps if no other worker swept during this interval; null when it was not our turn. */
   async tick(): Promise<SweepReport | null> {
     const key = `${this.env.QUEUE_PREFIX}:sweeper`;
-    const ours = await this.redis.set(key, String(process.pid), 'PX', this.env.SWEEPER_INTERVAL_MS, 'NX');
-    if (ours !== 'OK') return null;
+    const ours = await this.locks.take(key, `${process.pid}-${randomUUID()}`, this.env.SWEEPER_INTERVAL_MS);
+    if (!ours) return null;
     return this.sweepOnce();
   }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
-import type { Redis } from 'ioredis';
 import { sessionChannel, type SessionEvent } from '@switchboard/queue';
-import { REDIS } from '../redis/redis.module';
+import { SESSION_EVENT_PUBLISHER } from '../backend/backend.tokens';
+import type { SessionEventPublisher } from '../backend/session-event-publisher';
 
 /** Publishes committed turns on the session's channel (the API's `?wait` and stream listeners). */
 @Injectable()
@@ -9,12 +9,12 @@ export class SessionEvents implements OnModuleDestroy {
   private readonly logger = new Logger(SessionEvents.name);
   private readonly timers = new Set<NodeJS.Timeout>();
 
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(SESSION_EVENT_PUBLISHER) private readonly publisher: SessionEventPublisher) {}
 
   /** Best effort: the commit already happened, and listeners can read the rows if this is lost. */
   async publish(sessionId: string, event: SessionEvent): Promise<void> {
     try {
-      await this.redis.publish(sessionChannel(sessionId), JSON.stringify(event));
+      await this.publisher.publish(sessionChannel(sessionId), event);
     } catch (err) {
       this.logger.warn(`publish on session ${sessionId} failed: ${(err as Error).message}`);
     }

@@ -1,9 +1,9 @@
 import { Module } from '@nestjs/common';
 import { AgentsModule } from '../agents/agents.module';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
+import { LEASE_STORE } from '../backend/backend.tokens';
+import type { LeaseStore } from '../lease/lease-store';
 import { SessionLeases } from '../lease/session-lease';
-import { REDIS } from '../redis/redis.module';
-import type { Redis } from 'ioredis';
 import { CommitTurn } from './commit-turn';
 import { DrainSession } from './drain-session';
 import { LoadHistory } from './load-history';
@@ -17,9 +17,9 @@ import { WakesModule } from '../wakes/wakes.module';
   providers: [
     {
       provide: SessionLeases,
-      inject: [REDIS, WORKER_ENV],
-      useFactory: (redis: Redis, env: WorkerEnv) =>
-        new SessionLeases(redis, { prefix: env.QUEUE_PREFIX, ttlMs: env.SESSION_LEASE_TTL_MS }),
+      inject: [LEASE_STORE, WORKER_ENV],
+      useFactory: (store: LeaseStore, env: WorkerEnv) =>
+        new SessionLeases(store, { prefix: env.QUEUE_PREFIX, ttlMs: env.SESSION_LEASE_TTL_MS }),
     },
     CommitTurn,
     LoadHistory,

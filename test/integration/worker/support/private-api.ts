@@ -12,9 +12,10 @@ export interface PrivateApi {
   stop(): Promise<void>;
 }
 
-export async function startPrivateApi(): Promise<PrivateApi> {
+/** `env` adds to the test run's environment (e.g. the Postgres-mode suite's backend choice). */
+export async function startPrivateApi(env: Record<string, string> = {}): Promise<PrivateApi> {
   const queuePrefix = unique('sbt-wk');
-  const api: ApiProcess = await startApi({ ...process.env, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' }, queuePrefix);
+  const api: ApiProcess = await startApi({ ...process.env, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn', ...env }, queuePrefix);
   return { baseUrl: api.baseUrl, queuePrefix, logFile: api.logFile, stop: () => stopApi(api.child) };
 }
 

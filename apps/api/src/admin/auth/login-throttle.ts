@@ -1,9 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
-import type { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import { ENV } from '../../config/env.module';
-import { REDIS } from '../../redis/redis.tokens';
+import { RATE_LIMITERS, type RateLimiters } from '../../redis/rate-limiters';
 import { TooManyLoginAttemptsError } from '../admin-errors';
 
 /** Failed logins allowed in WINDOW_SECONDS for one email from one client address. */
@@ -28,15 +27,9 @@ export class LoginThrottle {
   private readonly perAccount: RateLimiterAbstract;
   private readonly perAddress: RateLimiterAbstract;
 
-  constructor(@Inject(REDIS) redis: Redis, @Inject(ENV) env: Env) {
+  constructor(@Inject(RATE_LIMITERS) limiters: RateLimiters, @Inject(ENV) env: Env) {
     const limiter = (name: string, points: number) =>
-      new RateLimiterRedis({
-        storeClient: redis,
-        keyPrefix: `${env.QUEUE_PREFIX}:login-failures:${name}`,
-        points,
-        duration: WINDOW_SECONDS,
-        insuranceLimiter: new RateLimiterMemory({ points, duration: WINDOW_SECONDS }),
-      });
+      limiters.create({ keyPrefix: `${env.QUEUE_PREFIX}:login-failures:${name}`, points, durationSeconds: WINDOW_SECONDS });
     // The first name is the one used before the overall account count existed: counts carry over.
     this.perAccountAndAddress = limiter('account', MAX_FAILURES_PER_ACCOUNT_AND_ADDRESS);
     this.perAccount = limiter('account-any-address', MAX_FAILURES_PER_ACCOUNT);

@@ -1,0 +1,4 @@
+/** The worker's LeaseStore of the chosen backend (session leases, the sweeper's lock). */
+export const LEASE_STORE = Symbol('LEASE_STORE');
+/** The worker's SessionEventPublisher of the chosen backend. */
+export const SESSION_EVENT_PUBLISHER = Symbol('SESSION_EVENT_PUBLISHER');

@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto';
+import { queueBackend, type Env } from '@switchboard/config';
+import {
+  createPostgresBackend,
+  Queue,
+  setDefaultBackendFactory,
+  withBackend,
+  type ConnectionOptions,
+  type PostgresPoolConfig,
+  type RedisOptions,
+} from 'bullmq';
+import { redisConnection } from '../connection';
+
+type BullEnv = Pick<Env, 'QUEUE_BACKEND' | 'REDIS_URL' | 'DATABASE_URL' | 'QUEUE_PREFIX'>;
+
+/**
+ * The Postgres schema BullMQ's Postgres backend keeps its tables in. It stands in for the Redis
+ * key prefix (which that backend ignores), so deployments and test runs sharing one database
+ * keep separate queues. Identifier-safe, at most 63 bytes.
+ */
+export function bullSchema(prefix: string): string {
+  const name = `bullmq_${prefix.toLowerCase().replace(/[^a-z0-9_]/g, '_')}`;
+  if (name.length <= 63) return name;
+  return `${name.slice(0, 54)}_${createHash('sha256').update(prefix).digest('hex').slice(0, 8)}`;
+}
+
+/** The Postgres connection of BullMQ's Postgres backend: DATABASE_URL, our schema, migrated on first use. */
+export function bullPostgresConnection(env: BullEnv): PostgresPoolConfig {
+  // migrate: BullMQ creates or upgrades its own tables (under an advisory lock, so the API and
+  // every worker may start at once); a small pool, as the LISTEN client is a connection of its own.
+  return { connectionString: env.DATABASE_URL, schema: bullSchema(env.QUEUE_PREFIX), migrate: true, max: 4 };
+}
+
+/**
+ * Connection options for a Queue or Worker of the chosen backend. On Postgres they are pool
+ * options, not Redis ones; BullMQ's classes accept both, and the backend factory (see
+ * useBullBackend) tells them apart, so the Redis-typed result is only a type-level cast.
+ */
+export function bullConnection(env: BullEnv): ConnectionOptions {
+  if (queueBackend(env) === 'postgres') return bullPostgresConnection(env) as unknown as ConnectionOptions;
+  return redisConnection(env.REDIS_URL);
+}
+
+/**
+ * Points every Queue, Worker and QueueEvents this process creates afterwards at the chosen
+ * backend. Called once at start-up, before any of them exists: @nestjs/bullmq builds them
+ * itself and offers no way to pass a backend factory.
+ */
+export function useBullBackend(env: Pick<Env, 'QUEUE_BACKEND'>): void {
+  setDefaultBackendFactory(queueBackend(env) === 'postgres' ? createPostgresBackend : undefined);
+}
+
+/**
+ * A Queue on the chosen backend, without touching the process-wide default. Typed as the Redis
+ * Queue: both backends offer the same methods, only the class's type parameters differ.
+ * `redisOptions` adds to the Redis connection (e.g. no offline queue) and is ignored on Postgres.
+ */
+export function createBullQueue<T>(name: string, env: BullEnv, redisOptions: Partial<RedisOptions> = {}): Queue<T> {
+  if (queueBackend(env) === 'postgres') {
+    const { Queue: PostgresQueue } = withBackend(createPostgresBackend);
+    return new PostgresQueue<T>(name, { connection: bullPostgresConnection(env) }) as unknown as Queue<T>;
+  }
+  return new Queue<T>(name, { prefix: env.QUEUE_PREFIX, connection: { ...redisConnection(env.REDIS_URL), ...redisOptions } as ConnectionOptions });
+}

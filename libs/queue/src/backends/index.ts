@@ -1,0 +1,2 @@
+export * from './bull-backend';
+export * from './runtime-schema';
