@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@switchboard/db';
-import { adminSend, errorOf, openDb, tenantWithUsers, unique } from '../admin/support/admin-fixtures';
+import { adminGet, adminSend, errorOf, openDb, tenantWithUsers, unique } from '../admin/support/admin-fixtures';
 
 // Publishing checks `do` steps and predicates against the worker's registered actions and
 // conditions (RegisteredAction, synced at worker start-up): an unknown one is a 422 with the
@@ -73,5 +73,14 @@ describe('publishing flows that run actions', () => {
     const condition = await publish(withSteps([{ id: 'lua', kind: 'if', if: 'full_moon', then: 'end' }]));
     expect(condition.res.status).toBe(422);
     expect(errorOf(condition.res.body).details).toMatchObject({ engineCode: 'unknown-condition', path: ['flows', 0, 'steps', 0, 'if'] });
+  });
+
+  it("offers the registered actions and conditions in the editor's flow schema", async () => {
+    const { agentId } = await publish(withSteps([{ id: 'oi', kind: 'say', say: 'Oi!' }]));
+    const res = await adminGet(owner, '/v1/admin/flow-schema', { agentId });
+    expect(res.status).toBe(200);
+    const schema = JSON.stringify(res.body);
+    expect(schema).toContain('"confirm_booking"');
+    expect(schema).toContain('"business_hours"');
   });
 });

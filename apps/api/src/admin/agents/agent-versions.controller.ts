@@ -18,6 +18,7 @@ import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { versionSelect } from './agent.dto';
 import { diffConfigs, type ConfigChange } from './config-diff';
+import { knownActions } from './agent-references';
 
 const versionsListSpec: ListSpec<Prisma.AgentVersionWhereInput> = {
   resource: 'agent-versions',
@@ -82,13 +83,15 @@ export class AgentVersionsController {
 
   @Get('flow-schema')
   @Roles(...READERS)
-  @ApiOperation({ summary: "JSON Schema of valid FlowSpecs for an agent's editor (?agentId=): its fields and allowed tools as enums" })
+  @ApiOperation({ summary: "JSON Schema of valid FlowSpecs for an agent's editor (?agentId=): its fields, allowed tools, and the registered actions and conditions as enums" })
   async flowSchema(@CurrentUser() user: AdminUser, @Query(new ZodValidationPipe(z.strictObject({ agentId: z.string() }), 'query')) query: { agentId: string }) {
     const agent = await this.agent(user, query.agentId);
     const config = (agent.config ?? {}) as { fields?: unknown; tools?: unknown };
     const fields = (config.fields && typeof config.fields === 'object' ? config.fields : {}) as FieldsDef;
     const tools = Array.isArray(config.tools) ? config.tools.filter((t): t is string => typeof t === 'string') : [];
-    return flowSpecSchema({ fields, tools });
+    // The worker's registered actions and conditions, so the editor offers what publishing accepts.
+    const { actions, conditions } = await knownActions(this.prisma);
+    return flowSpecSchema({ fields, tools, actions, conditions });
   }
 
   private async agent(user: AdminUser, id: string) {
