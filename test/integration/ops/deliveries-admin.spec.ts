@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@switchboard/db';
-import { adminGet, adminSend, createSession, errorOf, openDb, tenantWithUsers } from '../admin/support/admin-fixtures';
+import { adminGet, adminSend, apiUrl, createSession, errorOf, openDb, tenantWithUsers } from '../admin/support/admin-fixtures';
 
 // GET /v1/admin/deliveries(/:id) and POST /:id/redrive over HTTP against the shared API, with
 // rows written straight to the database: the list dialect (filters, sort, range, Content-Range),
@@ -98,6 +98,11 @@ describe('GET /v1/admin/deliveries', () => {
   it('shows a platform admin every tenant, and a tenant none of another’s rows', async () => {
     const all = await adminGet(platform, '/v1/admin/deliveries', { filter: { channelId: [a.channel.id, b.channel.id] } });
     expect(all.headers.get('content-range')).toBe('deliveries 0-7/8');
+    // A platform admin who picked a tenant in the console (X-Tenant-Id) sees that tenant's only.
+    const picked = await fetch(apiUrl('/v1/admin/deliveries'), { headers: { authorization: `Bearer ${platform}`, 'x-tenant-id': a.tenant.id } });
+    expect(picked.headers.get('content-range')).toBe('deliveries 0-3/4');
+    const queues = await fetch(apiUrl('/v1/admin/queues'), { headers: { authorization: `Bearer ${platform}`, 'x-tenant-id': a.tenant.id } });
+    expect(await queues.json()).toMatchObject({ scope: 'platform', tenantId: a.tenant.id, backlog: { deliveriesDead: 1 } });
     const asked = await adminGet(a.tokens.owner, '/v1/admin/deliveries', { filter: { id: [b.dead.id, b.failed.id] } });
     expect([asked.status, asked.body]).toEqual([200, []]);
   });

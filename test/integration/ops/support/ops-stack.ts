@@ -78,6 +78,6 @@ export async function request<T = Record<string, unknown>>(
 
 /** `?filter=...&sort=...` as react-admin sends them. */
 export function listPath(path: string, query: Record<string, unknown>): string {
-  const q = new URLSearchParams(Object.entries(query).map(([k, v]) => [k, JSON.stringify(v)]));
+  const q = new URLSearchParams(Object.fromEntries(Object.entries(query).map(([k, v]) => [k, JSON.stringify(v)])));
   return `${path}?${q.toString()}`;
 }

@@ -5,6 +5,7 @@ import type { AdminUser } from '../auth/admin-user';
 import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { isUuid } from '../list-query/filters';
+import { tenantScope } from '../tenant-scope';
 import type { ListQuery } from '../list-query/list-query';
 import { DeadLetterNotFailedError } from './dead-letter-errors';
 import { isJobId, toDeadLetterDto, type DeadLetterDto } from './dead-letter.dto';
@@ -72,9 +73,11 @@ export class TurnDeadLetters {
     return job;
   }
 
+  /** The caller's tenant's jobs (tenantScope's rule: a platform admin sees all, or the tenant picked with X-Tenant-Id). */
   private ownedBy(user: AdminUser): (job: TurnJob) => boolean {
-    if (user.role === 'platform_admin') return () => true;
-    return (job) => job.data?.tenantId === user.tenantId;
+    const { tenantId } = tenantScope(user);
+    if (tenantId === undefined) return () => true;
+    return (job) => job.data?.tenantId === tenantId;
   }
 
   private async messageStatuses(user: AdminUser, jobs: TurnJob[]): Promise<Map<string, string>> {

@@ -6,13 +6,15 @@ import type { AdminUser } from '../auth/admin-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { OPERATORS } from '../common/ops-roles';
+import { tenantScope } from '../tenant-scope';
 import { TurnDeadLetters } from '../dead-letters/turn-dead-letters';
 import { TurnQueueReader, type QueueCounts } from '../dead-letters/turn-queue-reader';
 import { TenantBacklogCounter, type TenantBacklog } from './tenant-backlog';
 
 export interface QueuesDto {
-  /** `platform`: every tenant, with the BullMQ counts; `tenant`: the caller's tenant only. */
+  /** `platform`: a platform admin, with the BullMQ counts; `tenant`: a tenant role. */
   scope: 'platform' | 'tenant';
+  /** The tenant the backlog counts: the caller's, or the one a platform admin picked (X-Tenant-Id); null for all tenants. */
   tenantId: string | null;
   backlog: TenantBacklog & { deadLetters: number };
   /** BullMQ's own counts per queue. They cover every tenant, so only platform admins get them. */
@@ -45,7 +47,7 @@ export class QueuesController {
     ]);
     return {
       scope: platform ? 'platform' : 'tenant',
-      tenantId: user.tenantId,
+      tenantId: tenantScope(user).tenantId ?? null,
       backlog: { ...backlog, deadLetters },
       ...(counts && { queues: [{ name: QUEUES.turns, counts }] }),
     };
