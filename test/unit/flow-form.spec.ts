@@ -1,18 +1,21 @@
 // The console's flow editor model (apps/admin/src/flows): any valid FlowSpec loads into the form
 // and saves back unchanged; what the editor builds is a FlowSpec the engine accepts; and the
 // JSON path of a publish error names the input it concerns.
-import { fromSpec, validateFlows, type FieldsDef, type FlowRegistries } from '@falai/agent';
+import { flowSpecSchema, fromSpec, validateFlows, type FieldsDef, type FlowRegistries } from '@falai/agent';
 import { validateForPublish } from '../../apps/api/src/admin/agents/validate-for-publish';
 
 // The console is an ES module package; the root tsconfig compiles tests as CommonJS.
 type Model = typeof import('../../apps/admin/src/agents/agent-form-model.js', { with: { 'resolution-mode': 'import' } });
 type FlowForm = typeof import('../../apps/admin/src/flows/flow-form.js', { with: { 'resolution-mode': 'import' } });
+type Names = typeof import('../../apps/admin/src/flows/registered-names.js', { with: { 'resolution-mode': 'import' } });
 type AgentConfig = import('../../apps/admin/src/agents/agent-config.js', { with: { 'resolution-mode': 'import' } }).AgentConfig;
 type FlowSpec = import('../../apps/admin/src/agents/agent-config.js', { with: { 'resolution-mode': 'import' } }).FlowSpec;
 
 let model: Model;
 let forms: FlowForm;
+let names: Names;
 beforeAll(async () => {
+  names = await import('../../apps/admin/src/flows/registered-names.js');
   model = await import('../../apps/admin/src/agents/agent-form-model.js');
   forms = await import('../../apps/admin/src/flows/flow-form.js');
 });
@@ -223,5 +226,16 @@ describe('flow editor model: publish error path → input', () => {
     }
     expect(path).toEqual(['flows', 0, 'steps', 1, 'wait']);
     expect(model.formPathOf(path, model.draftFromConfig(saved))).toBe('draft.flows.0.steps.1.wait.duration');
+  });
+});
+
+describe('registered action and condition names for the editor’s selects', () => {
+  it('reads them from the engine’s flow schema (what GET /v1/admin/flow-schema answers)', () => {
+    expect(names.namesFromFlowSchema(flowSpecSchema(registries))).toEqual({ actions: ['cobrar', 'avisar'], conditions: ['temVaga'] });
+  });
+
+  it('has none when the schema lists none (the inputs then take typed names)', () => {
+    expect(names.namesFromFlowSchema(flowSpecSchema({ fields: {}, tools: [] }))).toEqual({ actions: [], conditions: [] });
+    expect(names.namesFromFlowSchema(null)).toEqual({ actions: [], conditions: [] });
   });
 });

@@ -17,6 +17,7 @@ const ON_END = [
 function FlowCard({ flow }: { flow: number }) {
   const at = `draft.flows.${flow}`;
   const steps = (useWatch({ name: `${at}.steps` }) ?? []) as StepForm[];
+  const onEnd = useWatch({ name: `${at}.onEnd` }) as string | undefined;
   return (
     <Stack sx={{ width: '100%' }}>
       <PublishErrorAt prefix={['flows', flow]} unless={(p) => p[2] === 'steps' && typeof p[3] === 'number'} />
@@ -36,7 +37,7 @@ function FlowCard({ flow }: { flow: number }) {
         label="Tools this flow may use"
         helperText="Narrows the agent's allow-list; none ticked = all of the agent's"
       />
-      <SelectInput source={`${at}.onEnd`} label="After the last step" choices={ON_END} emptyText="Default: end the flow" emptyValue="" sx={{ minWidth: 320 }} />
+      <SelectInput source={`${at}.onEnd`} label="After the last step" choices={ON_END} emptyText="Default: end the flow" emptyValue="" helperText={onEnd ? false : 'Default: end the flow'} sx={{ minWidth: 320 }} />
       <Divider sx={{ my: 1 }} />
       <Typography variant="subtitle2">Steps</Typography>
       <ArrayEditor<StepForm>

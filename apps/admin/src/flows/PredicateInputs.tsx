@@ -5,6 +5,7 @@ import type { FieldForm } from '../agents/agent-form-model';
 import { ArrayEditor } from '../components/ArrayEditor';
 import { ChipsInput } from '../components/ChipsInput';
 import type { EqualsForm } from './flow-form';
+import { useRegisteredNames } from './useRegisteredNames';
 
 const OPS = [
   { id: 'is', name: 'is' },
@@ -41,6 +42,22 @@ function EqualsRow({ at, fields }: { at: string; fields: FieldForm[] }) {
   );
 }
 
+/** Registered conditions, ticked when the API lists them; typed otherwise. */
+function ConditionsInput({ source }: { source: string }) {
+  const { conditions } = useRegisteredNames();
+  const picked = (useWatch({ name: source }) ?? []) as string[];
+  if (conditions.length === 0) {
+    return (
+      <ChipsInput source={source} label="Registered conditions" helperText="Names of conditions registered in code; publishing says so if one is not registered" />
+    );
+  }
+  const choices = [...conditions, ...picked.filter((c) => !conditions.includes(c))].map((c) => ({
+    id: c,
+    name: conditions.includes(c) ? c : `${c} (not registered)`,
+  }));
+  return <CheckboxGroupInput source={source} label="Registered conditions" choices={choices} helperText="Each ticked condition must hold" />;
+}
+
 /**
  * A code predicate: field values, fields known, registered conditions. Every part given must
  * hold; leave all empty for none (a branch that then holds by its question alone, or always).
@@ -67,11 +84,7 @@ export function PredicateInputs({ source, testId }: { source: string; testId: st
         choices={slugs.map((s) => ({ id: s, name: s }))}
         helperText={slugs.length ? 'Holds when every ticked field has a value' : 'Add fields to the agent first'}
       />
-      <ChipsInput
-        source={`${source}.conditions`}
-        label="Registered conditions"
-        helperText="Names of conditions registered in code (f.condition); publishing says so if one is not registered"
-      />
+      <ConditionsInput source={`${source}.conditions`} />
     </Stack>
   );
 }

@@ -33,6 +33,14 @@ export function TargetInput({ flow, step, source, label, emptyText, allowSelf }:
   return emptyText === undefined ? (
     <SelectInput source={source} label={label} choices={choices} validate={required()} sx={{ minWidth: 220 }} />
   ) : (
-    <SelectInput source={source} label={label} choices={choices} emptyText={emptyText} emptyValue="" sx={{ minWidth: 220 }} />
+    <SelectInput
+      source={source}
+      label={label}
+      choices={choices}
+      emptyText={emptyText}
+      emptyValue=""
+      helperText={value ? false : `Default: ${emptyText.toLowerCase()}`}
+      sx={{ minWidth: 220 }}
+    />
   );
 }

@@ -58,6 +58,7 @@ function TriggerRow({ flow, index }: { flow: number; index: number }) {
           choices={REPEAT}
           emptyText={kind === 'event' ? 'Default: every time' : 'Default: once per session'}
           emptyValue=""
+          helperText={repeat ? false : kind === 'event' ? 'Default: every time' : 'Default: once per session'}
           sx={{ minWidth: 240 }}
         />
         {repeat === 'cooldown' && <DurationInput source={`${at}.cooldown`} label="Cooldown" helperText="Since its last start, e.g. 1d" />}
