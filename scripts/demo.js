@@ -123,7 +123,8 @@ async function main() {
   env.HOST ??= '0.0.0.0';
   const generated = ensureDemoSecrets(root, env);
   console.log(`Switchboard demo — settings from ${['the environment', ...loaded].join(', ')}`);
-  console.log(`  DATABASE_URL=${redact(env.DATABASE_URL)}  REDIS_URL=${redact(env.REDIS_URL)}`);
+  const shown = (url) => (url ? redact(url) : '(unset)');
+  console.log(`  DATABASE_URL=${shown(env.DATABASE_URL)}  REDIS_URL=${shown(env.REDIS_URL)}`);
   if (generated.length > 0) console.log(`  generated ${generated.join(' and ')} into ${SECRETS_FILE} (kept for later runs)`);
 
   step('Checking Postgres and Redis');
