@@ -79,7 +79,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await worker?.stop();
   await api?.stop();
-  await new Promise((r) => receiver?.close(r));
+  if (receiver) await new Promise((r) => receiver.close(r));
   await db?.$disconnect();
 });
 

@@ -1,55 +1,73 @@
-import { MenuItem, TextField } from '@mui/material';
+import { Autocomplete, Box, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { useGetList, useNotify, usePermissions } from 'react-admin';
+import { useGetList, useGetOne, useNotify, usePermissions } from 'react-admin';
 import { pickTenant, readPickedTenant } from '../api/tenant-pick';
 
-const ALL = '';
+interface TenantOption {
+  id: string;
+  name: string;
+}
+
+const ALL: TenantOption = { id: '', name: 'All tenants' };
 
 /**
  * Platform admins only, in the app bar: which tenant the console shows. Every list, page and
  * dashboard then reads that tenant (X-Tenant-Id); "All tenants" shows the whole platform.
+ * Tenants are searched by name on the server, so any number of them can be picked from.
  */
 export function TenantSwitcher() {
   const { permissions } = usePermissions();
   const platformAdmin = permissions === 'platform_admin';
-  const tenants = useGetList<{ id: string; name: string }>(
+  const [pickedId, setPickedId] = useState(readPickedTenant() ?? '');
+  const [search, setSearch] = useState('');
+  const tenants = useGetList<TenantOption>(
     'tenants',
-    { pagination: { page: 1, perPage: 200 }, sort: { field: 'name', order: 'ASC' } },
-    { enabled: platformAdmin },
+    { pagination: { page: 1, perPage: 25 }, sort: { field: 'name', order: 'ASC' }, filter: search ? { q: search } : {} },
+    { enabled: platformAdmin, placeholderData: (previous) => previous },
   );
-  const [picked, setPicked] = useState(readPickedTenant() ?? ALL);
+  const picked = useGetOne<TenantOption>('tenants', { id: pickedId }, { enabled: platformAdmin && pickedId !== '' });
   const queryClient = useQueryClient();
   const notify = useNotify();
   if (!platformAdmin) return null;
 
-  const onChange = (tenantId: string) => {
-    pickTenant(tenantId || undefined);
-    setPicked(tenantId);
+  const value = pickedId && picked.data ? picked.data : ALL;
+  const options = [ALL, ...(tenants.data ?? [])];
+  if (value.id && !options.some((o) => o.id === value.id)) options.push(value);
+  const onPick = (tenant: TenantOption | null) => {
+    const next = tenant ?? ALL;
+    pickTenant(next.id || undefined);
+    setPickedId(next.id);
+    setSearch('');
     // Everything cached was read for the previous pick.
     void queryClient.invalidateQueries();
-    const name = tenants.data?.find((t) => t.id === tenantId)?.name;
-    notify(name ? `Showing tenant “${name}”` : 'Showing all tenants', { type: 'info' });
+    notify(next.id ? `Showing tenant “${next.name}”` : 'Showing all tenants', { type: 'info' });
   };
 
   return (
-    <TextField
-      select
-      size="small"
-      label="Tenant"
-      value={tenants.data ? picked : ALL}
-      onChange={(e) => onChange(e.target.value)}
-      error={Boolean(tenants.error)}
-      helperText={tenants.error ? `Could not load tenants: ${tenants.error.message}` : undefined}
-      data-testid="tenant-switcher"
-      sx={{ minWidth: 220, mx: 2, '& .MuiInputBase-root': { bgcolor: 'background.paper' } }}
-    >
-      <MenuItem value={ALL}>All tenants</MenuItem>
-      {(tenants.data ?? []).map((t) => (
-        <MenuItem key={t.id} value={t.id}>
-          {t.name}
-        </MenuItem>
-      ))}
-    </TextField>
+    <Box sx={{ width: 280, flex: 'none', mx: 1 }} data-testid="tenant-switcher">
+      <Autocomplete<TenantOption, false, true>
+        size="small"
+        disableClearable
+        openOnFocus
+        options={options}
+        value={value}
+        getOptionLabel={(t) => t.name}
+        isOptionEqualToValue={(a, b) => a.id === b.id}
+        filterOptions={(options) => options}
+        loading={tenants.isFetching}
+        onInputChange={(_, text, reason) => reason === 'input' && setSearch(text)}
+        onChange={(_, tenant) => onPick(tenant)}
+        renderInput={(params) => (
+          <TextField
+            {...params}
+            label="Tenant"
+            error={Boolean(tenants.error)}
+            helperText={tenants.error ? `Could not load tenants: ${tenants.error.message}` : undefined}
+            sx={{ bgcolor: 'background.paper', borderRadius: 1 }}
+          />
+        )}
+      />
+    </Box>
   );
 }
