@@ -119,41 +119,41 @@ export class UsageController {
     const { where, orderBy, skip, take } = parseListQuery(query, usageListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const by = ['tenantId', 'agentId', 'day'] as const; // a (tenant, agent, day) has one row per slot
-    const dtos = await adminTransaction(this.prisma, user, async (tx) => {
-      const [page, all] = await Promise.all([
+    const [page, all] = await adminTransaction(this.prisma, user, (tx) =>
+      Promise.all([
         tx.usageDaily.groupBy({ by: [...by], where: scoped, orderBy: groupOrder(orderBy), skip, take, _sum: SUMMED }),
         tx.usageDaily.groupBy({ by: [...by], where: scoped }),
-      ]);
-      if (page.length === 0) return { rows: [], total: all.length };
-      // The page's buckets and outcomes in one range read each: its agents, from its first to last day.
-      const days = page.map((g) => g.day.getTime());
-      const pageRange = {
-        ...tenantScope(user),
-        agentId: { in: [...new Set(page.map((g) => g.agentId))] },
-        day: { gte: new Date(Math.min(...days)), lte: new Date(Math.max(...days)) },
-      };
-      const [slots, outcomes] = await Promise.all([
-        tx.usageDaily.findMany({ where: pageRange, select: { agentId: true, day: true, latencyBuckets: true } }),
-        tx.usageOutcomeDaily.findMany({ where: pageRange, select: { agentId: true, day: true, code: true, turns: true } }),
-      ]);
-      const bucketsByKey = new Map<string, number[]>();
-      for (const r of slots) bucketsByKey.set(key(r.agentId, r.day), addBuckets(bucketsByKey.get(key(r.agentId, r.day)) ?? [], r.latencyBuckets));
-      const outcomesByKey = new Map<string, Record<string, number>>();
-      for (const o of outcomes) {
-        const codes = outcomesByKey.get(key(o.agentId, o.day)) ?? {};
-        codes[o.code] = (codes[o.code] ?? 0) + o.turns;
-        outcomesByKey.set(key(o.agentId, o.day), codes);
-      }
-      const rows = page.map((g) => ({
-        id: key(g.agentId, g.day),
-        tenantId: g.tenantId,
-        agentId: g.agentId,
-        day: g.day.toISOString().slice(0, 10),
-        ...toUsageDto(sumsOf(g._sum, bucketsByKey.get(key(g.agentId, g.day)) ?? []), outcomesByKey.get(key(g.agentId, g.day)) ?? {}),
-      }));
-      return { rows, total: all.length };
-    });
-    return listReply(reply, 'usage', skip, dtos.rows, dtos.total);
+      ]),
+    );
+    if (page.length === 0) return listReply(reply, 'usage', skip, [], all.length);
+    // The page's buckets and outcomes in one range read each (its agents, its first to last day),
+    // side by side on two pooled connections; tenantScope keeps them to the user's tenant.
+    const days = page.map((g) => g.day.getTime());
+    const pageRange = {
+      ...tenantScope(user),
+      agentId: { in: [...new Set(page.map((g) => g.agentId))] },
+      day: { gte: new Date(Math.min(...days)), lte: new Date(Math.max(...days)) },
+    };
+    const [slots, outcomes] = await Promise.all([
+      this.prisma.usageDaily.findMany({ where: pageRange, select: { agentId: true, day: true, latencyBuckets: true } }),
+      this.prisma.usageOutcomeDaily.findMany({ where: pageRange, select: { agentId: true, day: true, code: true, turns: true } }),
+    ]);
+    const bucketsByKey = new Map<string, number[]>();
+    for (const r of slots) bucketsByKey.set(key(r.agentId, r.day), addBuckets(bucketsByKey.get(key(r.agentId, r.day)) ?? [], r.latencyBuckets));
+    const outcomesByKey = new Map<string, Record<string, number>>();
+    for (const o of outcomes) {
+      const codes = outcomesByKey.get(key(o.agentId, o.day)) ?? {};
+      codes[o.code] = (codes[o.code] ?? 0) + o.turns;
+      outcomesByKey.set(key(o.agentId, o.day), codes);
+    }
+    const rows = page.map((g) => ({
+      id: key(g.agentId, g.day),
+      tenantId: g.tenantId,
+      agentId: g.agentId,
+      day: g.day.toISOString().slice(0, 10),
+      ...toUsageDto(sumsOf(g._sum, bucketsByKey.get(key(g.agentId, g.day)) ?? []), outcomesByKey.get(key(g.agentId, g.day)) ?? {}),
+    }));
+    return listReply(reply, 'usage', skip, rows, all.length);
   }
 
   @Get('summary')
