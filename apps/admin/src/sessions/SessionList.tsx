@@ -1,5 +1,6 @@
 import { Datagrid, DateField, DateInput, List, ReferenceField, ReferenceInput, SearchInput, SelectInput, TextField } from 'react-admin';
 import { SessionStatusChip } from './SessionStatusChip';
+import { EmptyState } from '../components/EmptyState';
 
 const filters = [
   <SearchInput key="q" source="q" placeholder="Session key" alwaysOn />,
@@ -24,7 +25,7 @@ const filters = [
 
 export function SessionList() {
   return (
-    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
+    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} empty={<EmptyState title="No sessions yet">A session starts with the first message a customer sends on a channel, or in the Playground.</EmptyState>}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="externalKey" label="Session key" />
         <SessionStatusChip label="Status" source="status" />

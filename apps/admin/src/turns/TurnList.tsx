@@ -1,12 +1,13 @@
 import { Datagrid, List, ReferenceField, TextField, TextInput } from 'react-admin';
 import { turnColumns } from './TurnColumns';
 import { TurnDetails } from './TurnDetails';
+import { EmptyState } from '../components/EmptyState';
 
 const filters = [<TextInput key="outcomeCode" source="outcomeCode" label="Outcome code" alwaysOn />];
 
 export function TurnList() {
   return (
-    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
+    <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} empty={<EmptyState title="No turns yet">A turn is recorded each time an agent answers: its LLM calls, tokens, tool calls and outcomes show up here.</EmptyState>}>
       <Datagrid rowClick="expand" expand={<TurnDetails />} bulkActionButtons={false}>
         <ReferenceField source="sessionId" reference="sessions" label="Session" link="show">
           <TextField source="externalKey" />
