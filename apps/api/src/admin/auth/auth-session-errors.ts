@@ -12,7 +12,7 @@ const WHY: Record<SessionEndedCode, string> = {
   'refresh-token-invalid': 'The refresh token is unknown.',
   'refresh-token-expired': 'The login session has expired.',
   'refresh-token-reused':
-    'The refresh token was already used. Every session of this login has been ended, in case the token was stolen.',
+    'The refresh token was already used or its session has ended. Every token of this login is now revoked, in case it was stolen.',
   'account-disabled': 'The account no longer exists or is disabled.',
 };
 
