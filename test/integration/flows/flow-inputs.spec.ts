@@ -1,3 +1,5 @@
+import { sessionChannel, type SessionEvent } from '@switchboard/queue';
+import { Redis } from 'ioredis';
 import { bookingCode } from '../../../apps/worker/src/actions/builtin/confirm-booking.action';
 import { call, eventually } from '../worker/support/private-api';
 import { FOLLOW_UP } from './support/flow-agent';
@@ -20,7 +22,10 @@ describe('flow inputs over the channel API (real worker process)', () => {
     world = await startFlowWorld();
   });
 
+  const cleanups: (() => Promise<void>)[] = [];
+
   afterAll(async () => {
+    for (const cleanup of cleanups) await cleanup();
     await world?.stop();
   });
 
@@ -54,7 +59,13 @@ describe('flow inputs over the channel API (real worker process)', () => {
   });
 
   it('POST /v1/sessions/:id/start runs the flow: its do step calls confirm_booking, and the goodbye waits for its afterMs', async () => {
-    const sessionId = await newSession('st-1', 'quero reservar', FOLLOW_UP.ask);
+    const sessionId = await newSession('st-1', 'meu pedido', FOLLOW_UP.waitingPayment);
+    // What `?wait` and the SSE stream hear: the commit's visible replies, then the delayed one on its own.
+    const subscriber = new Redis(process.env.REDIS_URL!);
+    cleanups.push(() => subscriber.quit().then(() => undefined));
+    const heard: SessionEvent[] = [];
+    subscriber.on('message', (_channel: string, raw: string) => heard.push(JSON.parse(raw) as SessionEvent));
+    await subscriber.subscribe(sessionChannel(sessionId));
     const res = await call(world.api, 'POST', `/v1/sessions/${sessionId}/start`, key(), { flow: 'confirmar', key: 'start-1' });
     expect(res.status).toBe(202);
     expect(res.body).toEqual({ startId: expect.any(String), sessionId, flow: 'confirmar', status: 'queued', duplicate: false });
@@ -80,6 +91,11 @@ describe('flow inputs over the channel API (real worker process)', () => {
       return texts.includes(FOLLOW_UP.bye) && texts;
     });
     expect(shown.slice(-2)).toEqual([confirmation, FOLLOW_UP.bye]);
+    const committed = await eventually(async () => {
+      const events = heard.filter((e) => e.type === 'committed');
+      return events.length >= 2 && events;
+    });
+    expect(committed.map((e) => e.type === 'committed' && e.replies.map((r) => r.text))).toEqual([[confirmation], [FOLLOW_UP.bye]]);
 
     const retry = await call(world.api, 'POST', `/v1/sessions/${sessionId}/start`, key(), { flow: 'confirmar', key: 'start-1' });
     expect(retry.body).toMatchObject({ startId: res.body.startId, status: 'processed', duplicate: true });
