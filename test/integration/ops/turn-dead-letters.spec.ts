@@ -1,6 +1,6 @@
 import { conciergeAgentConfig } from '@switchboard/agent-config';
-import { QUEUES, redisConnection, TURN_JOB_OPTIONS, turnJobId, type TurnJobData } from '@switchboard/queue';
-import { Queue } from 'bullmq';
+import { createBullQueue, QUEUES, TURN_JOB_OPTIONS, turnJobId, type TurnJobData } from '@switchboard/queue';
+import type { Queue } from 'bullmq';
 import { createTenantFixture, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { eventually } from '../worker/support/private-api';
 import { listPath, request, startOpsStack, tokenFor, type OpsStack } from './support/ops-stack';
@@ -30,7 +30,11 @@ const sweepJobId = (messageId: string) => `sweep-${messageId}`;
 // The worker retries (it is not a provider failure) until the job fails for good.
 const FAULT = 'ops_test_refuse_turn';
 
-describe('turn dead letters: listed per tenant, redriven, answered once', () => {
+// On Redis, and in Postgres mode (REDIS_URL unset: the queue is BullMQ's Postgres backend).
+describe.each([
+  ['redis', {}],
+  ['postgres', { REDIS_URL: '' }],
+] as const)('turn dead letters on %s: listed per tenant, redriven, answered once', (backend, backendEnv) => {
   let stack: OpsStack;
   let queue: Queue<TurnJobData>;
   let fx: TenantFixture;
@@ -41,8 +45,13 @@ describe('turn dead letters: listed per tenant, redriven, answered once', () => 
   let otherOperator: string;
 
   beforeAll(async () => {
-    stack = await startOpsStack({});
-    queue = new Queue<TurnJobData>(QUEUES.turns, { connection: redisConnection(process.env.REDIS_URL!), prefix: stack.queuePrefix });
+    stack = await startOpsStack({}, backendEnv);
+    queue = createBullQueue<TurnJobData>(QUEUES.turns, {
+      QUEUE_BACKEND: backend,
+      REDIS_URL: process.env.REDIS_URL!,
+      DATABASE_URL: stack.databaseUrl,
+      QUEUE_PREFIX: stack.queuePrefix,
+    });
     fx = await createTenantFixture(stack.prisma, { agentConfig: conciergeAgentConfig });
     other = await createTenantFixture(stack.prisma, { agentConfig: conciergeAgentConfig });
     operator = await tokenFor(stack, 'operator', fx.tenant.id);

@@ -18,7 +18,8 @@ export interface OpsStack {
   stop(): Promise<void>;
 }
 
-export async function startOpsStack(workerEnv: Record<string, string>): Promise<OpsStack> {
+/** `backendEnv` goes to both processes (e.g. `{ REDIS_URL: '' }` for Postgres mode); `workerEnv` to the worker only. */
+export async function startOpsStack(workerEnv: Record<string, string>, backendEnv: Record<string, string> = {}): Promise<OpsStack> {
   const dbName = uniqueName('sbt_ops');
   const queuePrefix = `sbt-ops-${uniqueSuffix()}`;
   const databaseUrl = await createMigratedDatabase(dbName);
@@ -32,8 +33,8 @@ export async function startOpsStack(workerEnv: Record<string, string>): Promise<
     await dropDatabase(dbName);
   };
   try {
-    api = await startApi({ ...process.env, DATABASE_URL: databaseUrl, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn' }, queuePrefix);
-    worker = await startWorker({ DATABASE_URL: databaseUrl, QUEUE_PREFIX: queuePrefix, ...workerEnv });
+    api = await startApi({ ...process.env, DATABASE_URL: databaseUrl, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn', ...backendEnv }, queuePrefix);
+    worker = await startWorker({ DATABASE_URL: databaseUrl, QUEUE_PREFIX: queuePrefix, ...backendEnv, ...workerEnv });
   } catch (err) {
     await stop();
     throw err;

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
-import { QUEUES, redisConnection, type TurnJobData } from '@switchboard/queue';
-import { Queue, type Job } from 'bullmq';
+import { createBullQueue, QUEUES, type TurnJobData } from '@switchboard/queue';
+import type { Job, Queue } from 'bullmq';
 import { ApiError } from '../../common/errors';
 import { withTimeout } from '../../common/with-timeout';
 import { ENV } from '../../config/env.module';
@@ -19,7 +19,7 @@ export const SCAN_LIMIT = 5000;
 export type TurnJob = Job<TurnJobData>;
 export type QueueCounts = Record<'waiting' | 'active' | 'delayed' | 'failed' | 'completed' | 'prioritized' | 'waitingChildren', number>;
 
-/** Redis did not answer: the queue cannot be read right now (nothing was changed). */
+/** The queue's store (Redis, or Postgres in Postgres mode) did not answer: nothing was changed. */
 export class QueueUnavailableError extends ApiError {
   readonly status = 503;
   readonly code = 'queue-unavailable';
@@ -27,7 +27,7 @@ export class QueueUnavailableError extends ApiError {
   readonly retryAfterSeconds = 5;
 
   constructor(what: string) {
-    super(`The job queue (Redis) did not answer (${what}). Nothing was changed; retry in a few seconds.`);
+    super(`The job queue did not answer (${what}). Nothing was changed; retry in a few seconds.`);
   }
 }
 
@@ -38,11 +38,9 @@ export class TurnQueueReader implements OnModuleDestroy {
   readonly queue: Queue<TurnJobData>;
 
   constructor(@Inject(ENV) env: Env) {
-    this.queue = new Queue<TurnJobData>(QUEUES.turns, {
-      prefix: env.QUEUE_PREFIX,
-      // Fail at once while Redis is down instead of hanging the console request.
-      connection: { ...redisConnection(env.REDIS_URL), enableOfflineQueue: false },
-    });
+    // Redis, or BullMQ's Postgres backend in Postgres mode: the same queue the API adds to. Without
+    // the offline queue a read fails at once while Redis is down instead of hanging the request.
+    this.queue = createBullQueue<TurnJobData>(QUEUES.turns, env, { enableOfflineQueue: false });
     this.queue.on('error', (err) => this.logger.warn({ err: err.message }, 'turns queue (admin) connection error'));
   }
 
