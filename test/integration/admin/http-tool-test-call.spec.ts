@@ -62,8 +62,9 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       seen.push({ url: req.url, authorization: req.headers.authorization, body });
-      res.writeHead(200, { 'content-type': 'application/json', 'x-quote-id': 'q-77' });
-      res.end(JSON.stringify({ price: 320, echo: JSON.parse(body || '{}') as unknown }));
+      // Echoes the credential it got, as debugging endpoints do: it must not reach the console.
+      res.writeHead(200, { 'content-type': 'application/json', 'x-quote-id': 'q-77', 'x-seen-auth': req.headers.authorization ?? '' });
+      res.end(JSON.stringify({ price: 320, echo: JSON.parse(body || '{}') as unknown, auth: req.headers.authorization }));
     });
   });
   // Every interface, so "localhost" reaches it over IPv4 or IPv6.
@@ -105,13 +106,13 @@ describe('an HTTP tool test call', () => {
     expect(seen.filter((s) => s.url === '/never')).toEqual([]);
   });
 
-  it('runs on a worker with the secret header, answers status, headers and body, and audits it without secrets', async () => {
+  it('runs on a worker with the secret header, answers status, headers and body (an echoed secret scrubbed), and audits it without secrets', async () => {
     worker = await startWorker({ QUEUE_PREFIX: api.queuePrefix, OUTBOUND_ALLOWED_HOSTS: 'localhost' });
     const id = await createTool(`http://localhost:${port}/quote`);
     const res = await send(`/v1/admin/http-tools/${id}/test`, { arguments: { city: 'Curitiba', nights: 2 } });
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ ok: true, status: 200, truncated: false, headers: { 'content-type': 'application/json', 'x-quote-id': 'q-77' } });
-    expect(JSON.parse(res.body.body as string)).toEqual({ price: 320, echo: { city: 'Curitiba', nights: 2 } });
+    expect(JSON.parse(res.body.body as string)).toEqual({ price: 320, echo: { city: 'Curitiba', nights: 2 }, auth: '[secret header value]' });
     expect(JSON.stringify(res.body)).not.toContain('test-call-secret');
     expect(seen.find((s) => s.url === '/quote')).toMatchObject({ authorization: SECRET });
     // The 504 call above was removed from the queue: the worker never made it.

@@ -7,6 +7,7 @@ import { SECRET_CONTEXTS, SecretBox } from '../secrets/secret-box';
 import type { TurnContext } from '../tools/agent-tool.decorator';
 import { idempotencyKey } from '../tools/to-engine-tool';
 import { guardedHttpCall, HttpToolCallError, type HttpCallResult } from './guarded-http-call';
+import { scrubSecrets } from './scrub-secrets';
 
 const MAX_REDIRECTS = 3;
 
@@ -87,8 +88,9 @@ export class HttpTools {
   }
 
   /**
-   * The tool's request for `args` (headers, secret headers, guard, timeout, size cap) and the raw
-   * response, whatever its status: turns read it through `call`, console test calls as it is.
+   * The tool's request for `args` (headers, secret headers, guard, timeout, size cap) and the
+   * response, whatever its status, with secret header values scrubbed from it: turns read it
+   * through `call`, console test calls as it is.
    */
   async send(def: ToolDefinition, args: Record<string, unknown>, idempotency: string): Promise<HttpCallResult> {
     const url = new URL(def.url);
@@ -101,7 +103,7 @@ export class HttpTools {
     const secretHeaders = def.secretHeadersEncrypted
       ? stringRecord(JSON.parse(this.secrets.decrypt(def.secretHeadersEncrypted, SECRET_CONTEXTS.httpToolHeaders(def.tenantId))))
       : {};
-    return guardedHttpCall({
+    const res = await guardedHttpCall({
       method: def.method,
       url: url.toString(),
       headers: {
@@ -118,5 +120,6 @@ export class HttpTools {
       allowedHosts: this.allowedHosts,
       maxRedirects: MAX_REDIRECTS,
     });
+    return scrubSecrets(res, Object.values(secretHeaders));
   }
 }
