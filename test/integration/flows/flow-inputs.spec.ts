@@ -102,6 +102,22 @@ describe('flow inputs over the channel API (real worker process)', () => {
     expect((await outboundTexts(world.prisma, sessionId)).filter((t) => t === FOLLOW_UP.bye)).toHaveLength(1);
   });
 
+  it('runs an event on a session handed to a person silenced: the wait goes on, nothing is sent', async () => {
+    const sessionId = await newSession('ho-1', 'meu pedido', FOLLOW_UP.waitingPayment);
+    await world.prisma.session.update({ where: { id: sessionId }, data: { status: 'handed_off' } });
+    const res = await call(world.api, 'POST', '/v1/events', key(), { session: 'ho-1', event: 'pagamento.aprovado', key: 'pay-ho' });
+    expect(res.status).toBe(202);
+
+    const fired = await eventually(async () => {
+      const w = await world.prisma.wake.findFirst({ where: { sessionId, key: { startsWith: 'input:' } }, select: { status: true } });
+      return w && w.status !== 'scheduled' && w;
+    }, 90_000);
+    expect(fired.status).toBe('fired');
+    const last = await world.prisma.turn.findFirstOrThrow({ where: { sessionId }, orderBy: { createdAt: 'desc' }, select: { outcomeCodes: true } });
+    expect(last.outcomeCodes).toEqual(expect.arrayContaining(['event-arrived', 'silent']));
+    expect(await outboundTexts(world.prisma, sessionId)).toEqual([FOLLOW_UP.waitingPayment]);
+  });
+
   describe('bad inputs answer 4xx with a code and store nothing', () => {
     let sessionId: string;
     let before: number;
