@@ -8,7 +8,7 @@ import { SessionEventsSubscriber } from './session-events.subscriber';
 const RECONNECT_DELAY_MS = 1000;
 
 /** A committed event the worker sent without its replies (too big for one NOTIFY). */
-type SlimCommitted = Extract<SessionEvent, { type: 'committed' }> & { repliesOmitted?: boolean };
+type SlimCommitted = Extract<SessionEvent, { type: 'committed' }> & { repliesOmitted?: boolean; replyIds?: string[] };
 
 /**
  * LISTEN/NOTIFY (Postgres mode): one dedicated connection LISTENs on every channel a request
@@ -95,7 +95,12 @@ export class PostgresSessionEventsSubscriber extends SessionEventsSubscriber {
     if (slim.type !== 'committed' || !slim.repliesOmitted) return super.deliver(channel, event);
     // The replies did not fit in the notification: read them from the turn's outbound rows.
     void this.prisma.message
-      .findMany({ where: { turnId: slim.turnId, direction: 'outbound' }, orderBy: { seq: 'asc' }, select: { id: true, text: true } })
+      .findMany({
+        // Only the replies this event announced (a delayed reply has its own event); older publishers sent no ids.
+        where: { turnId: slim.turnId, direction: 'outbound', ...(slim.replyIds && { id: { in: slim.replyIds } }) },
+        orderBy: { seq: 'asc' },
+        select: { id: true, text: true },
+      })
       .then((rows) => super.deliver(channel, { type: 'committed', turnId: slim.turnId, answered: slim.answered, replies: rows.map((r) => ({ id: r.id, text: r.text })) }))
       .catch((err: Error) => this.logger.warn({ err: err.message, channel }, 'could not read the replies of a committed event'));
   }

@@ -27,7 +27,11 @@ export function notifyPayloads(event: SessionEvent): string[] {
   const whole = JSON.stringify(event);
   if (Buffer.byteLength(whole) <= MAX_NOTIFY_BYTES) return [whole];
   if (event.type === 'committed') {
-    return [JSON.stringify({ type: 'committed', turnId: event.turnId, answered: event.answered, repliesOmitted: true })];
+    // The reply ids stay: an event may carry only some of the turn's replies (a reply delayed by
+    // the flow's afterMs is published on its own when it becomes visible).
+    return [
+      JSON.stringify({ type: 'committed', turnId: event.turnId, answered: event.answered, repliesOmitted: true, replyIds: event.replies.map((r) => r.id) }),
+    ];
   }
   const pieces: string[] = [];
   for (let i = 0; i < event.delta.length; i += DELTA_PIECE_CHARS) {
