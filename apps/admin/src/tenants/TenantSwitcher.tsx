@@ -1,6 +1,6 @@
 import { Autocomplete, Box, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useGetList, useGetOne, useNotify, usePermissions } from 'react-admin';
 import { pickTenant, readPickedTenant } from '../api/tenant-pick';
 
@@ -29,6 +29,15 @@ export function TenantSwitcher() {
   const picked = useGetOne<TenantOption>('tenants', { id: pickedId }, { enabled: platformAdmin && pickedId !== '' });
   const queryClient = useQueryClient();
   const notify = useNotify();
+  // A picked tenant that was deleted since: every call would be refused (unknown-tenant), so forget it.
+  const pickGone = pickedId !== '' && picked.isError;
+  useEffect(() => {
+    if (!pickGone) return;
+    pickTenant(undefined);
+    setPickedId('');
+    void queryClient.invalidateQueries();
+    notify('The picked tenant no longer exists: showing all tenants', { type: 'warning' });
+  }, [pickGone, queryClient, notify]);
   if (!platformAdmin) return null;
 
   const value = pickedId && picked.data ? picked.data : ALL;
