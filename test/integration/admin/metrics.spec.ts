@@ -116,3 +116,33 @@ describe('the API scrape with a Redis that does not answer', () => {
     expect(m.get('switchboard_queue_depth_errors_total{queue="turns"}')).toBeGreaterThanOrEqual(1);
   });
 });
+
+describe('queue depth in Postgres mode', () => {
+  let api: ApiProcess | undefined;
+  let prisma: PrismaClient;
+
+  beforeAll(async () => {
+    prisma = testPrisma();
+    const prefix = `sbt-pgm-${uniqueSuffix()}`;
+    // Its own QUEUE_PREFIX is its own BullMQ schema in the test database.
+    api = await startApi({ ...process.env, QUEUE_BACKEND: 'postgres', QUEUE_PREFIX: prefix, LOG_LEVEL: 'warn' }, prefix);
+  });
+
+  afterAll(async () => {
+    if (api) await stopApi(api.child);
+    await prisma?.$disconnect();
+  });
+
+  it('reads the counts from the Postgres queue', async () => {
+    const fx = await createTenantFixture(prisma, { agentConfig: SCRIPT });
+    const posted = await fetch(`${api!.baseUrl}/v1/messages`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${fx.apiKey}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ session: `pg-${uniqueSuffix()}`, text: 'hello' }),
+    });
+    expect(posted.status).toBe(202);
+    const m = await scrape(`${api!.baseUrl}/metrics`);
+    expect(m.get('switchboard_queue_jobs{queue="turns",state="waiting"}')).toBe(1);
+    expect(m.get('switchboard_queue_depth_errors_total{queue="turns"}')).toBeUndefined();
+  });
+});

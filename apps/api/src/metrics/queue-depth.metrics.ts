@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
-import { QUEUES, redisConnection } from '@switchboard/queue';
-import { Queue } from 'bullmq';
+import { createBullQueue, QUEUES } from '@switchboard/queue';
+import type { Queue } from 'bullmq';
 import { Counter, Gauge } from 'prom-client';
 import { withTimeout } from '../common/with-timeout';
 import { ENV } from '../config/env.module';
@@ -14,8 +14,8 @@ type QueueState = (typeof QUEUE_STATES)[number];
 export const QUEUE_COUNT_TIMEOUT_MS = 1000;
 
 /**
- * `switchboard_queue_jobs{queue,state}`: each BullMQ queue's job counts, read from Redis when
- * Prometheus scrapes (getJobCounts, one round trip per queue). A queue that does not answer in
+ * `switchboard_queue_jobs{queue,state}`: each BullMQ queue's job counts, read from the queue
+ * backend when Prometheus scrapes (getJobCounts, one round trip per queue). A queue that does not answer in
  * time reports no series on that scrape (rather than stale numbers) and counts in
  * `switchboard_queue_depth_errors_total`.
  */
@@ -29,8 +29,9 @@ export class QueueDepthMetrics implements OnModuleDestroy {
 
   constructor(@Inject(ENV) env: Env, metrics: MetricsService) {
     this.queues = Object.values(QUEUES).map((name) => {
-      // Without the offline queue a count fails at once while Redis is down instead of piling up.
-      const queue = new Queue(name, { prefix: env.QUEUE_PREFIX, connection: { ...redisConnection(env.REDIS_URL), enableOfflineQueue: false } });
+      // The backend the apps run on (Redis, or Postgres in Postgres mode), as TurnsQueue. Without
+      // the offline queue a count fails at once while Redis is down instead of piling up.
+      const queue = createBullQueue(name, env, { enableOfflineQueue: false });
       queue.on('error', (err) => this.logger.warn({ err: err.message, queue: name }, 'metrics queue connection error'));
       return { label: name.replace(/[{}]/g, ''), queue };
     });
