@@ -16,10 +16,10 @@ const WINDOW_SECONDS = 15 * 60;
 /**
  * Slows password guessing: after too many failed logins for one email from one address, for
  * one email overall, or from one address overall, the login answers 429 too-many-login-attempts
- * with Retry-After until the window passes, even for the right password. Counts live in Redis
- * (rate-limiter-flexible, as the ingest limits) so every API instance shares them; if Redis is
- * down an in-memory count takes over. A successful login clears the email-and-address count
- * only: the overall counts keep a distributed guesser slowed down.
+ * with Retry-After until the window passes, even for the right password. Counts live where the
+ * ingest limits' do (RATE_LIMITERS: Redis, or Postgres in Postgres mode) so every API instance
+ * shares them. A successful login clears the email-and-address count only: the overall counts
+ * keep a distributed guesser slowed down.
  */
 @Injectable()
 export class LoginThrottle {
