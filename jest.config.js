@@ -22,6 +22,9 @@ const common = {
   testEnvironment: 'node',
   moduleFileExtensions: ['ts', 'tsx', 'js', 'json'],
   testPathIgnorePatterns: ['/node_modules/', '/dist/', '<rootDir>/apps/admin/'],
+  // @fastify/static requires content-disposition 3, which ships only ESM; swc turns it into
+  // CommonJS so tests can build the whole app in-process (test/security).
+  transformIgnorePatterns: ['/node_modules/(?!content-disposition/)'],
 };
 
 module.exports = {

@@ -1,5 +1,5 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { useFastifyErrorHandler } from './fastify-error-handler';
+import { answerFrameworkError, useFastifyErrorHandler } from './fastify-error-handler';
 import { useJsonBodyParser } from './json-body-parser';
 import { requestIdOf, useRequestIdHeader } from './request-id';
 
@@ -16,7 +16,7 @@ export class SwitchboardFastifyAdapter extends FastifyAdapter {
   private closing = false;
 
   constructor(opts: { bodyLimit: number }) {
-    super({ bodyLimit: opts.bodyLimit, trustProxy: true, genReqId: requestIdOf });
+    super({ bodyLimit: opts.bodyLimit, trustProxy: true, genReqId: requestIdOf, frameworkErrors: answerFrameworkError });
     useRequestIdHeader(this.getInstance());
     useJsonBodyParser(this.getInstance(), opts.bodyLimit);
     useFastifyErrorHandler(this.getInstance());
