@@ -36,7 +36,8 @@ export class ListSessionMessages {
     // Explicit tenant filters, and row-level security under them in case one is ever forgotten.
     const found = await withTenant(this.prisma, auth.tenantId, async (tx) => {
       const session = await tx.session.findFirst({
-        where: { id: sessionId, tenantId: auth.tenantId },
+        // The key's own channel only: a key of one channel must not read another channel's chats.
+        where: { id: sessionId, tenantId: auth.tenantId, channelId: auth.channelId },
         select: { id: true, externalKey: true, status: true, createdAt: true },
       });
       if (!session) return null;

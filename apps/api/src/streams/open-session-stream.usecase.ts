@@ -29,7 +29,8 @@ export class OpenSessionStream {
   async execute(auth: ChannelAuthContext, sessionId: string, onEvent: (event: SessionEvent) => void): Promise<SessionStream> {
     if (!isUuid(sessionId)) throw new SessionNotFoundError();
     const session = await withTenant(this.prisma, auth.tenantId, (tx) =>
-      tx.session.findFirst({ where: { id: sessionId, tenantId: auth.tenantId }, select: { id: true } }),
+      // The key's own channel only: a key of one channel must not follow another channel's chats.
+      tx.session.findFirst({ where: { id: sessionId, tenantId: auth.tenantId, channelId: auth.channelId }, select: { id: true } }),
     );
     if (!session) throw new SessionNotFoundError();
     let stop: () => void;
