@@ -9,11 +9,15 @@ import { outboundTexts, outcomeCodes, replyArrives, startFlowWorld, type FlowWor
 
 jest.setTimeout(240_000);
 
-describe('a flow waiting 2 s for a reply (real worker process)', () => {
+// On Redis, and in Postgres mode (REDIS_URL unset: the queue is BullMQ's Postgres backend).
+describe.each([
+  ['redis', {}],
+  ['postgres', { REDIS_URL: '' }],
+] as const)('a flow waiting 2 s for a reply (real worker process, %s)', (_backend, backendEnv) => {
   let world: FlowWorld;
 
   beforeAll(async () => {
-    world = await startFlowWorld();
+    world = await startFlowWorld(backendEnv);
   });
 
   afterAll(async () => {

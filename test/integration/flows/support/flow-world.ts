@@ -1,11 +1,15 @@
 import type { PrismaClient } from '@switchboard/db';
+import { startApi, stopApi } from '../../../support/api-process';
 import { createTenantFixture, testPrisma, type TenantFixture } from '../../../support/fixtures';
 import { startWorker, type WorkerProcess } from '../../../support/worker-process';
-import { eventually, startPrivateApi, type PrivateApi } from '../../worker/support/private-api';
+import { unique } from '../../worker/support/rows';
+import { eventually, type PrivateApi } from '../../worker/support/private-api';
 import { flowAgentConfig } from './flow-agent';
 
 // A private API (own QUEUE_PREFIX, so no other suite's worker takes these jobs), a real worker
-// process on that queue, and a tenant whose agent is the flow test agent.
+// process on that queue, and a tenant whose agent is the flow test agent. `backendEnv` goes to
+// both processes: `{ REDIS_URL: '' }` runs them in Postgres mode (BullMQ's Postgres backend,
+// tables under the prefix's own schema, so the shared test database is safe).
 
 export interface FlowWorld {
   prisma: PrismaClient;
@@ -15,10 +19,12 @@ export interface FlowWorld {
   stop(): Promise<void>;
 }
 
-export async function startFlowWorld(): Promise<FlowWorld> {
+export async function startFlowWorld(backendEnv: Record<string, string> = {}): Promise<FlowWorld> {
   const prisma = testPrisma();
-  const api = await startPrivateApi();
-  const worker = await startWorker({ QUEUE_PREFIX: api.queuePrefix });
+  const queuePrefix = unique('sbt-flow');
+  const child = await startApi({ ...process.env, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn', ...backendEnv }, queuePrefix);
+  const api: PrivateApi = { baseUrl: child.baseUrl, queuePrefix, logFile: child.logFile, stop: () => stopApi(child.child) };
+  const worker = await startWorker({ QUEUE_PREFIX: queuePrefix, ...backendEnv });
   const fixture = await createTenantFixture(prisma, { agentConfig: flowAgentConfig });
   return {
     prisma,
