@@ -1,13 +1,21 @@
+import { conciergeAgentConfig } from '@switchboard/agent-config';
 import type { PrismaClient } from '@switchboard/db';
+import { createBullQueue, QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
 import type { Browser, Page } from 'playwright-core';
-import { createSession, createTenant, createUser, openDb, unique } from '../integration/admin/support/admin-fixtures';
+import { createSession, createTenant, createUser, openDb, PASSWORD, unique } from '../integration/admin/support/admin-fixtures';
+import { startOpsStack } from '../integration/ops/support/ops-stack';
+import { fixTurnFault, queuedMessage, refuseTurnsOf } from '../integration/ops/support/turn-fault';
+import { eventually } from '../integration/worker/support/private-api';
+import { createTenantFixture } from '../support/fixtures';
 import { launchChromium } from './support/chromium';
 import { ensureConsoleBuilt } from './support/console-build';
 import { notified, openConsole, openList } from './support/console-page';
 
 // The operations pages in a browser: an operator finds a dead webhook delivery (list, channel
 // delivery log, Queues backlog), redrives it, and hands a session back to the bot; a viewer sees
-// none of those controls. Rows are written straight to the database; no worker runs here.
+// none of those controls. Rows are written straight to the database; no worker runs for those.
+// The dead-letter test runs its own API and worker (startOpsStack): a real failed turn job,
+// redriven from the Queues page.
 
 jest.setTimeout(60_000);
 
@@ -115,4 +123,42 @@ describe('the operations console', () => {
     }
     await close();
   }, 240_000);
+
+  it('lets an operator redrive a turn dead letter from the Queues page', async () => {
+    const stack = await startOpsStack({});
+    const queue = createBullQueue<TurnJobData>(QUEUES.turns, { REDIS_URL: process.env.REDIS_URL!, DATABASE_URL: stack.databaseUrl, QUEUE_PREFIX: stack.queuePrefix });
+    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    try {
+      const fx = await createTenantFixture(stack.prisma, { agentConfig: conciergeAgentConfig });
+      const operator = await createUser(stack.prisma, 'operator', fx.tenant.id);
+      const { sessionId, messageId } = await queuedMessage(stack.prisma, queue, fx, (id) => [turnJobId(id)]);
+      await refuseTurnsOf(stack.prisma, sessionId);
+      await eventually(async () => (await queue.getJobState(turnJobId(messageId))) === 'failed', 60_000);
+
+      await page.goto(`${stack.apiUrl}/admin/`);
+      await page.getByLabel('Email').fill(operator.email);
+      await page.getByLabel('Password').fill(PASSWORD);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      await page.getByRole('menuitem', { name: 'Queues' }).click();
+      const row = page.getByTestId('dead-letters').getByRole('row').filter({ hasText: 'simulated fault: turn refused' });
+      await row.waitFor();
+      await page.getByTestId('backlog-deadLetters').getByText('1', { exact: true }).waitFor();
+
+      await fixTurnFault(stack.prisma);
+      await row.getByTestId('redrive-dead-letter').click();
+      await notified(page, 'Job retried');
+      await page.getByText('No failed turn jobs.').waitFor();
+      await eventually(async () => (await stack.prisma.message.findUniqueOrThrow({ where: { id: messageId } })).status === 'answered', 60_000);
+      expect(await stack.prisma.message.count({ where: { sessionId, direction: 'outbound' } })).toBe(1);
+    } catch (err) {
+      await page.screenshot({ path: `.tmp/ops-console-dead-letter-${Date.now()}.png`, fullPage: true }).catch(() => undefined);
+      throw err;
+    } finally {
+      await context.close();
+      await queue.close();
+      await stack.stop();
+    }
+  }, 300_000);
 });

@@ -1,9 +1,10 @@
 import { conciergeAgentConfig } from '@switchboard/agent-config';
-import { createBullQueue, QUEUES, TURN_JOB_OPTIONS, turnJobId, type TurnJobData } from '@switchboard/queue';
+import { createBullQueue, QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
 import type { Queue } from 'bullmq';
-import { createTenantFixture, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
+import { createTenantFixture, type TenantFixture } from '../../support/fixtures';
 import { eventually } from '../worker/support/private-api';
 import { listPath, request, startOpsStack, tokenFor, type OpsStack } from './support/ops-stack';
+import { fixTurnFault, queuedMessage, refuseTurnsOf, sweepJobId } from './support/turn-fault';
 
 // Turn dead letters end to end with a real worker: a turn job that fails every attempt is listed
 // for its tenant only, an operator redrives it once the fault is gone, and the message is
@@ -22,13 +23,6 @@ interface DeadLetter {
   failedAt: string | null;
   messageStatus: string | null;
 }
-
-/** The sweeper's job id for a message (apps/worker/src/sweeper): a second job, a second possible dead letter. */
-const sweepJobId = (messageId: string) => `sweep-${messageId}`;
-
-// The fault: a database trigger refusing this session's Turn rows, like a bug in the commit.
-// The worker retries (it is not a provider failure) until the job fails for good.
-const FAULT = 'ops_test_refuse_turn';
 
 // On Redis, and in Postgres mode (REDIS_URL unset: the queue is BullMQ's Postgres backend).
 describe.each([
@@ -66,44 +60,12 @@ describe.each([
     await stack?.stop();
   });
 
-  /** A session with one queued customer message, and its turn job (two quick attempts: the fault is certain). */
-  async function queuedMessage(jobIds: (messageId: string) => string[]) {
-    const session = await stack.prisma.session.create({
-      data: { tenantId: fx.tenant.id, channelId: fx.channel.id, agentId: fx.agent.id, externalKey: `dl-${uniqueSuffix()}` },
-    });
-    const message = await stack.prisma.message.create({
-      data: { tenantId: fx.tenant.id, sessionId: session.id, channelId: fx.channel.id, direction: 'inbound', status: 'queued', text: 'Quero um quarto em Curitiba' },
-    });
-    for (const jobId of jobIds(message.id)) {
-      await queue.add(
-        'turn',
-        { tenantId: fx.tenant.id, sessionId: session.id, messageId: message.id, acceptedAt: Date.now() },
-        { ...TURN_JOB_OPTIONS, attempts: 2, backoff: { type: 'fixed', delay: 100 }, jobId },
-      );
-    }
-    return { sessionId: session.id, messageId: message.id };
-  }
-
-  async function refuseTurnsOf(sessionId: string): Promise<void> {
-    await stack.prisma.$executeRawUnsafe(`
-      CREATE OR REPLACE FUNCTION ${FAULT}() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        IF NEW."sessionId" = '${sessionId}' THEN RAISE EXCEPTION 'simulated fault: turn refused'; END IF;
-        RETURN NEW;
-      END $$`);
-    await stack.prisma.$executeRawUnsafe(`CREATE TRIGGER ${FAULT} BEFORE INSERT ON "Turn" FOR EACH ROW EXECUTE FUNCTION ${FAULT}()`);
-  }
-
-  async function fixFault(): Promise<void> {
-    await stack.prisma.$executeRawUnsafe(`DROP TRIGGER IF EXISTS ${FAULT} ON "Turn"`);
-  }
-
   const deadLettersOf = async (token: string, filter: Record<string, unknown> = {}) =>
     request<DeadLetter[]>(stack, token, 'GET', listPath('/v1/admin/dead-letters', { filter }));
 
   it('lists a failed turn job for its tenant, redrives it, and answers the message once', async () => {
-    const { sessionId, messageId } = await queuedMessage((id) => [turnJobId(id), sweepJobId(id)]);
-    await refuseTurnsOf(sessionId);
+    const { sessionId, messageId } = await queuedMessage(stack.prisma, queue, fx, (id) => [turnJobId(id), sweepJobId(id)]);
+    await refuseTurnsOf(stack.prisma, sessionId);
 
     const listed = await eventually(async () => {
       const res = await deadLettersOf(operator, { sessionId });
@@ -141,7 +103,7 @@ describe.each([
     const theirs = await request<{ backlog: { messagesQueued: number; deadLetters: number } }>(stack, otherOperator, 'GET', '/v1/admin/queues');
     expect(theirs.body.backlog).toMatchObject({ messagesQueued: 0, deadLetters: 0 });
 
-    await fixFault();
+    await fixTurnFault(stack.prisma);
     const redriven = await request<DeadLetter>(stack, operator, 'POST', `/v1/admin/dead-letters/${msgJob.id}/redrive`);
     expect(redriven.status).toBe(200);
     expect(redriven.body).toMatchObject({ id: msgJob.id, attemptsMade: 0 });
