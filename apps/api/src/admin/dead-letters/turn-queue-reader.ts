@@ -59,7 +59,7 @@ export class TurnQueueReader implements OnModuleDestroy {
     });
   }
 
-  /** The newest failed jobs (at most SCAN_LIMIT) that `keep` accepts, newest first; `scanned` says whether the cap cut the scan. */
+  /** The failed jobs `keep` accepts among the newest SCAN_LIMIT, newest first; `truncated` when older ones were not read. */
   failed(keep: (job: TurnJob) => boolean): Promise<{ jobs: TurnJob[]; truncated: boolean }> {
     return this.call('read failed jobs', async () => {
       const jobs: TurnJob[] = [];
