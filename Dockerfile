@@ -1,7 +1,7 @@
 # syntax=docker/dockerfile:1
 # One image for every Switchboard process; the command picks the role:
 #   api     node dist/apps/api/apps/api/src/main.js        (default; also serves the console at /admin)
-#   worker  node dist/apps/worker/apps/worker/src/main.js
+#   worker  node --max-semi-space-size=4 dist/apps/worker/apps/worker/src/main.js   (docs/running.md, worker memory)
 #   migrate sh -c "node scripts/migrate.js up && node -r @swc-node/register prisma/seed.ts"
 # docker-compose.yml wires the three together.
 

@@ -128,7 +128,8 @@ describe('docker-compose.yml', () => {
       expect(services[name].image).toBe('switchboard:local');
     }
     expect(services.api.command).toEqual(['node', builtEntry('api')]);
-    expect(services.worker.command).toEqual(['node', builtEntry('worker')]);
+    // The worker's young generation is capped (docs/running.md, worker memory).
+    expect(services.worker.command).toEqual(['node', '--max-semi-space-size=4', builtEntry('worker')]);
   });
 });
 
