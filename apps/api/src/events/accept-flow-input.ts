@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import { Injectable } from '@nestjs/common';
-import { Prisma, PrismaService, type WakeStatus } from '@switchboard/db';
+import type { Prisma, WakeStatus } from '@switchboard/db';
 import { flowInputWakeKey, type FlowInput } from '@switchboard/queue';
 import { TurnsQueue } from '../queue/turns-queue.service';
 import { IdempotencyKeyReusedError } from './flow-input.errors';
@@ -26,10 +26,7 @@ const STATUS: Record<WakeStatus, FlowInputStatus> = { scheduled: 'queued', fired
  */
 @Injectable()
 export class AcceptFlowInput {
-  constructor(
-    private readonly prisma: PrismaService,
-    private readonly turns: TurnsQueue,
-  ) {}
+  constructor(private readonly turns: TurnsQueue) {}
 
   /** `tx` writes the row (the caller's tenant-scoped transaction); the job is added after it commits, by `enqueue`. */
   async store(tx: Prisma.TransactionClient, tenantId: string, sessionId: string, input: FlowInput): Promise<AcceptedFlowInput & { key: string; at: Date }> {
