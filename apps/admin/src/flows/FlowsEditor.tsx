@@ -20,7 +20,7 @@ function FlowCard({ flow }: { flow: number }) {
   const onEnd = useWatch({ name: `${at}.onEnd` }) as string | undefined;
   return (
     <Stack sx={{ width: '100%' }}>
-      <PublishErrorAt prefix={['flows', flow]} unless={(p) => p[2] === 'steps' && typeof p[3] === 'number'} />
+      <PublishErrorAt prefix={['flows', flow]} unless={(p) => (p[2] === 'steps' || p[2] === 'on') && typeof p[3] === 'number'} />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
         <TextInput source={`${at}.id`} label="Flow id" validate={required()} />
         <TextInput source={`${at}.name`} label="Name" />

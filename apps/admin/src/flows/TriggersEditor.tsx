@@ -2,6 +2,7 @@ import { Chip, Stack } from '@mui/material';
 import { CheckboxGroupInput, required, SelectInput, TextInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import type { FieldForm } from '../agents/agent-form-model';
+import { PublishErrorAt } from '../agents/publish-error';
 import { ArrayEditor } from '../components/ArrayEditor';
 import { ChipsInput } from '../components/ChipsInput';
 import { DurationInput } from './DurationInput';
@@ -29,6 +30,7 @@ function TriggerRow({ flow, index }: { flow: number; index: number }) {
   const slugs = fields.map((f) => f.slug).filter(Boolean);
   return (
     <Stack sx={{ width: '100%' }}>
+      <PublishErrorAt prefix={['flows', flow, 'on', index]} />
       <SelectInput source={`${at}.kind`} label="Starts on" choices={KINDS} validate={required()} sx={{ minWidth: 320 }} />
       {kind === 'message' && phrases.length === 0 && (
         <Chip size="small" color="info" label="Catch-all: starts when no other flow matches" sx={{ alignSelf: 'flex-start', mb: 1 }} />
