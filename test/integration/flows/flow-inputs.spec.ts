@@ -1,3 +1,4 @@
+import { generateApiKey } from '@switchboard/db';
 import { sessionChannel, type SessionEvent } from '@switchboard/queue';
 import { Redis } from 'ioredis';
 import { bookingCode } from '../../../apps/worker/src/actions/builtin/confirm-booking.action';
@@ -179,6 +180,18 @@ describe('flow inputs over the channel API (real worker process)', () => {
       ['an unknown id', '00000000-0000-4000-8000-000000000000'],
     ])('POST /v1/sessions/:id/start with %s → 404 session-not-found', async (_what, id) => {
       const res = await call<ErrorBody>(world.api, 'POST', `/v1/sessions/${id}/start`, key(), { flow: 'confirmar', key: 'k' });
+      expect(res.status).toBe(404);
+      expect(res.body.error.code).toBe('session-not-found');
+    });
+
+    it("POST /v1/sessions/:id/start with another channel's key (same tenant) → 404 session-not-found", async () => {
+      const { tenant, agent } = world.fixture;
+      const other = await world.prisma.channel.create({ data: { tenantId: tenant.id, agentId: agent.id, name: 'outro' } });
+      const otherKey = generateApiKey();
+      await world.prisma.apiKey.create({
+        data: { tenantId: tenant.id, channelId: other.id, name: 'outro', prefix: otherKey.prefix, keyHash: otherKey.hash },
+      });
+      const res = await call<ErrorBody>(world.api, 'POST', `/v1/sessions/${sessionId}/start`, otherKey.key, { flow: 'confirmar', key: 'k' });
       expect(res.status).toBe(404);
       expect(res.body.error.code).toBe('session-not-found');
     });
