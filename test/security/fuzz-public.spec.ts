@@ -1,0 +1,4 @@
+import { fuzzSuite } from './support/fuzz-suite';
+
+// The channel API (messages, session history, session stream), health and metrics.
+fuzzSuite('fuzz-public', 'hostile input on every public route', (t) => !t.route.path.startsWith('/v1/admin'), 5);
