@@ -3,16 +3,15 @@ import { join } from 'node:path';
 import type { PrismaClient } from '@switchboard/db';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { adminGet, adminSend, createTenant, createUser, login, openDb, unique } from '../integration/admin/support/admin-fixtures';
-import { saveDraft } from './support/agent-steps';
 import { launchChromium } from './support/chromium';
 import { ensureConsoleBuilt } from './support/console-build';
-import { addChips, choose, notified, openConsole, openList } from './support/console-page';
+import { addChips, choose, openConsole, openList } from './support/console-page';
 
 // The rest of the flow language in the console's flow editor, in a real browser against the real
 // API: a collect step with a branch, an if step, a wait step with an else and a silence trigger,
 // built with the inputs (no JSON typed); the engine refuses a wait that is not a duration, at
 // that input; fixed, the published version holds exactly the FlowSpec that was entered.
-jest.setTimeout(300_000);
+jest.setTimeout(600_000);
 
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 
@@ -52,8 +51,36 @@ async function setStep(page: Page, index: number, id: string, kind: RegExp): Pro
   return step;
 }
 
+/**
+ * Saves the draft and waits until the API holds it with the wait step's duration `waitFor`
+ * (reading the draft back, not the "updated" notice, which a busy machine can queue behind
+ * the publish error's).
+ */
+/** Polls `path` until it answers 200; the answer. */
+async function untilFound(token: string, path: string): Promise<unknown> {
+  for (let attempt = 0; ; attempt += 1) {
+    const res = await adminGet(token, path);
+    if (res.status === 200) return res.body;
+    if (attempt === 120) throw new Error(`${path} still answers ${res.status}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+async function saveDraftWithWait(page: Page, token: string, agentId: string, waitFor: string): Promise<void> {
+  await page.getByRole('button', { name: 'Save draft' }).click();
+  for (let attempt = 0; ; attempt += 1) {
+    const agent = await adminGet(token, `/v1/admin/agents/${agentId}`);
+    const flows = (agent.body as { config: { flows: { steps: { wait?: unknown }[] }[] } }).config.flows;
+    if (flows[0]?.steps[2]?.wait === waitFor) break;
+    if (attempt === 120) throw new Error(`The draft was not saved with wait "${waitFor}": ${JSON.stringify(flows)}`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  // The form reloads the saved record: Publish is enabled once nothing is unsaved.
+  await page.getByRole('button', { name: 'Publish' }).and(page.locator(':enabled')).waitFor();
+}
+
 /** The flow of ENTERED, with the wait written `waitFor`; saved as the draft. */
-async function buildFlow(page: Page, waitFor: string): Promise<void> {
+async function buildFlow(page: Page, token: string, agentId: string, waitFor: string): Promise<void> {
   await page.getByRole('tab', { name: 'Flows' }).click();
   await page.getByRole('button', { name: 'Add flow' }).click();
   const flow = page.getByTestId('flow-0');
@@ -88,7 +115,7 @@ async function buildFlow(page: Page, waitFor: string): Promise<void> {
 
   await espera.getByRole('textbox', { name: 'Wait', exact: true }).fill(waitFor);
   await choose(page, espera, 'If the customer replies first', 'Go to “tchau”');
-  await saveDraft(page);
+  await saveDraftWithWait(page, token, agentId, waitFor);
 }
 
 describe('the flow editor, end to end', () => {
@@ -113,7 +140,7 @@ describe('the flow editor, end to end', () => {
     try {
       await openList(page, 'Agents');
       await page.getByRole('row').filter({ hasText: name }).click();
-      await buildFlow(page, '24 horas');
+      await buildFlow(page, token, agentId, '24 horas');
 
       await page.getByRole('button', { name: 'Publish' }).click();
       await page.getByTestId('publish-error').waitFor();
@@ -130,15 +157,12 @@ describe('the flow editor, end to end', () => {
       expect((await adminGet(token, `/v1/admin/agents/${agentId}/versions`)).body).toEqual([]);
 
       await duration.fill('24h');
-      await saveDraft(page);
+      await saveDraftWithWait(page, token, agentId, '24h');
       await page.getByRole('button', { name: 'Publish' }).click();
-      await notified(page, 'Published version 1');
+      const version = (await untilFound(token, `/v1/admin/agents/${agentId}/versions/1`)) as { config: { flows: unknown[] } };
+      expect(version.config.flows).toStrictEqual([ENTERED]);
       await page.getByTestId('publish-error').waitFor({ state: 'detached' });
       await page.screenshot({ path: join(SCREENSHOTS, 'flow-editor-steps.png'), fullPage: true });
-
-      const version = await adminGet(token, `/v1/admin/agents/${agentId}/versions/1`);
-      expect(version.status).toBe(200);
-      expect((version.body as { config: { flows: unknown[] } }).config.flows).toStrictEqual([ENTERED]);
     } catch (err) {
       await close(err);
       throw err;
