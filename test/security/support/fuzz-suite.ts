@@ -6,7 +6,9 @@ import { createFuzzWorld, recordReports, type FuzzWorld } from './fuzz-world';
  * routes are split over three files so jest's two workers share the work.
  */
 export function fuzzSuite(name: string, title: string, pick: (t: FuzzTarget) => boolean, minRoutes: number): void {
-  jest.setTimeout(900_000);
+  // Minutes on a quiet machine; a machine shared with other test runs can be ten times slower,
+  // and the suite should then finish late rather than fail.
+  jest.setTimeout(1_800_000);
   let w: FuzzWorld;
   beforeAll(async () => {
     w = await createFuzzWorld();
