@@ -3,11 +3,12 @@ import { conciergeAgentConfig } from '@switchboard/agent-config';
 import { createPrismaClient, type PrismaClient } from '@switchboard/db';
 import { Queue } from 'bullmq';
 import { QUEUES, redisConnection, TURN_JOB_OPTIONS, turnJobId } from '@switchboard/queue';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { startApi, stopApi, type ApiProcess } from '../../support/api-process';
 import { createTenantFixture, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { createMigratedDatabase, dropDatabase, uniqueName } from '../../support/test-database';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
+import { claimRedisDb, flushClaimedDb } from '../../support/redis-db';
 import { eventually } from '../worker/support/private-api';
 
 // "Redis flushed while messages are queued": every accepted message is still answered, once and
@@ -19,25 +20,6 @@ jest.setTimeout(240_000);
 
 const SWEEPER_INTERVAL_MS = 2_000;
 const SWEEPER_GRACE_MS = 1_000;
-const CLAIM_KEY = 'sbt:db-claim';
-const CLAIM_TTL_MS = 10 * 60_000;
-
-/** Takes an empty Redis logical database (15 down to 1) by setting a claim key in it with NX. */
-async function claimRedisDb(base: string, token: string): Promise<{ url: string; redis: Redis }> {
-  for (let db = 15; db >= 1; db--) {
-    const u = new URL(base);
-    u.pathname = `/${db}`;
-    const redis = new Redis(u.toString(), { lazyConnect: true, maxRetriesPerRequest: 1 });
-    await redis.connect();
-    if ((await redis.set(CLAIM_KEY, token, 'PX', CLAIM_TTL_MS, 'NX')) === 'OK' && (await redis.dbsize()) === 1) {
-      return { url: u.toString(), redis };
-    }
-    // Taken, or someone else's data lives there: leave it alone (our claim, if set, expires).
-    if ((await redis.get(CLAIM_KEY)) === token) await redis.del(CLAIM_KEY);
-    await redis.quit();
-  }
-  throw new Error('no free Redis logical database (1..15) to run the flush test on');
-}
 
 describe('Redis flushed while messages are queued', () => {
   const dbName = uniqueName('sbt_flush');
@@ -96,8 +78,7 @@ describe('Redis flushed while messages are queued', () => {
     } finally {
       await queue.close();
     }
-    await redis.flushdb();
-    await redis.set(CLAIM_KEY, token, 'PX', CLAIM_TTL_MS);
+    await flushClaimedDb(redis, token);
     expect(await redis.keys(`${queuePrefix}:*`)).toEqual([]);
 
     // ...and no worker ran before it: only the sweeper can bring them back.

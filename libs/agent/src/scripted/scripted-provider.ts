@@ -12,6 +12,7 @@ import {
 } from '../provider';
 import { readKnownFields } from '../turn/prompts';
 import { parseScript, type ScriptJson, type ScriptRule } from './rules';
+import { seededRandom } from './seeded-random';
 import { render, renderText, type TemplateScope } from './template';
 
 /** What a function script returns: a reply (missing parts default), or undefined to fall through to the rules. */
@@ -52,7 +53,7 @@ export class ScriptedProvider implements AiProvider {
     this.latencyMs = opts.latencyMs ?? json.latencyMs ?? 0;
     this.model = opts.model ?? json.model ?? 'scripted';
     this.recordLimit = opts.recordLimit ?? Number.POSITIVE_INFINITY;
-    this.random = json.seed === undefined ? Math.random : mulberry32(json.seed);
+    this.random = json.seed === undefined ? Math.random : seededRandom(json.seed);
   }
 
   /** Builds one from stored JSON (an agent config); throws ScriptError on a bad rule. */
@@ -181,18 +182,6 @@ export class ScriptedProvider implements AiProvider {
   private fire(rule: ScriptRule): void {
     this.fired.set(rule, (this.fired.get(rule) ?? 0) + 1);
   }
-}
-
-/** A small seeded PRNG (mulberry32): replayable draws without a dependency. */
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function failure(rule: ScriptRule): ProviderError {

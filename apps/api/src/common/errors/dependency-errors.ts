@@ -14,13 +14,30 @@ export class DatabaseUnavailableError extends ApiError {
 }
 
 // Prisma's codes for "cannot reach / lost / no free connection", as opposed to query errors.
-const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024']);
+// P2028: an interactive transaction could not start (or was closed) in time — the pool had no
+// connection to give while the database was away; nothing was committed (found by the chaos run).
+const UNAVAILABLE_CODES = new Set(['P1001', 'P1002', 'P1008', 'P1017', 'P2024', 'P2028']);
+
+// What the pg driver adapter reports when the connection itself failed mid-query (it throws a
+// DriverAdapterError, recognised by name: @prisma/driver-adapter-utils is not ours to import).
+const UNAVAILABLE_ADAPTER_KINDS = new Set(['ConnectionClosed', 'DatabaseNotReachable', 'SocketTimeout', 'TooManyConnections']);
+
+function isConnectionFailure(err: unknown): boolean {
+  if (err instanceof Prisma.PrismaClientKnownRequestError) {
+    // Raw queries (P2010) and others wrap the adapter's error in meta.driverAdapterError.
+    return isConnectionFailure((err.meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
+  }
+  if (!(err instanceof Error) || err.name !== 'DriverAdapterError') return false;
+  const kind = (err.cause as { kind?: unknown } | undefined)?.kind;
+  return typeof kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(kind);
+}
 
 /** Infrastructure failures that deserve a 503 rather than an anonymous 500. */
 export function asDependencyError(err: unknown): ApiError | undefined {
   if (
     (err instanceof Prisma.PrismaClientKnownRequestError && UNAVAILABLE_CODES.has(err.code)) ||
-    err instanceof Prisma.PrismaClientInitializationError
+    err instanceof Prisma.PrismaClientInitializationError ||
+    isConnectionFailure(err)
   ) {
     return new DatabaseUnavailableError();
   }

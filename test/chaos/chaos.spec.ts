@@ -1,0 +1,36 @@
+import { formatReport, runChaos } from './support/chaos-run';
+
+// The reliability suite's chaos run at the size `npm test` can afford: workers SIGKILLed and
+// restarted, Redis flushed once, Postgres away once, the model failing 30% of its calls. Every
+// accepted message must end answered, deferred with its code, or failed with the fallback —
+// none lost, none answered twice, order kept. `npm run chaos` runs the large size.
+
+jest.setTimeout(600_000);
+
+it('loses nothing and duplicates nothing under faults (bounded size)', async () => {
+  const report = await runChaos({
+    sessions: 40,
+    messagesPerSession: 8,
+    workers: 2,
+    loadMs: 30_000,
+    seed: Number(process.env.CHAOS_SEED ?? 20261202),
+    settleTimeoutMs: 240_000,
+  });
+  process.stdout.write(`\nchaos report (bounded size)\n${formatReport(report)}\n`);
+
+  expect(report.accepted).toBe(40 * 8);
+  expect(report.lost).toBe(0);
+  expect(report.duplicated).toBe(0);
+  expect(report.outOfOrder).toBe(0);
+  expect(report.usageMismatch).toEqual([]);
+  expect(report.answered + report.deferred + report.failed).toBe(report.accepted);
+  // The faults really happened, and the model really failed some calls.
+  expect(report.workerKills).toBeGreaterThan(0);
+  expect(report.redisFlushes).toBe(1);
+  expect(report.postgresOutages).toBe(1);
+  expect(report.deferred + report.failed).toBeGreaterThan(0);
+  // While Postgres was down the API refused with a retryable 503, and came back on its own.
+  expect(report.refusedWithoutRetryAfter).toBe(0);
+  expect(report.serverErrors).toBe(0);
+  expect(report.apiRestarted).toBe(false);
+});

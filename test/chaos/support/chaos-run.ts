@@ -1,0 +1,368 @@
+import { randomBytes } from 'node:crypto';
+import { seededRandom } from '@falai/agent';
+import type { AgentConfig } from '@switchboard/agent-config';
+import { createPrismaClient, type PrismaClient } from '@switchboard/db';
+import { startApi, stopApi, type ApiProcess } from '../../support/api-process';
+import { createTenantFixture, type TenantFixture } from '../../support/fixtures';
+import { claimRedisDb, flushClaimedDb } from '../../support/redis-db';
+import { createMigratedDatabase, dropDatabase, uniqueName } from '../../support/test-database';
+import { startWorker, type WorkerProcess } from '../../support/worker-process';
+import { TcpProxy } from './tcp-proxy';
+
+// The chaos run of the reliability suite: messages posted by many sessions while workers are
+// SIGKILLed and restarted, Redis is flushed once, Postgres goes away once (every connection reset,
+// new ones refused) and the model fails 30% of its calls. Then it counts, from the database, what
+// became of every accepted message. Runs on its own database, Redis logical database and queue
+// prefix, so it can break things without touching another suite.
+
+export interface ChaosOptions {
+  sessions: number;
+  messagesPerSession: number;
+  workers: number;
+  /** How long the posting lasts; faults happen while it does. */
+  loadMs: number;
+  /** Seeds the model's failures and the fault timing, so a failing run can be replayed. */
+  seed: number;
+  /** How long to wait for every accepted message to settle after the load. */
+  settleTimeoutMs: number;
+  log?: (line: string) => void;
+}
+
+export interface ChaosReport {
+  accepted: number;
+  answered: number;
+  deferred: number;
+  failed: number;
+  lost: number;
+  duplicated: number;
+  outOfOrder: number;
+  usageMismatch: string[];
+  workerKills: number;
+  redisFlushes: number;
+  postgresOutages: number;
+  /** Posts refused while Postgres was down: all 503 with Retry-After. */
+  refusedWhileDown: number;
+  refusedWithoutRetryAfter: number;
+  /** Any other 5xx: a bug (the post is retried with the same id, so the count stays honest). */
+  serverErrors: number;
+  apiRestarted: boolean;
+  settleMs: number;
+}
+
+const FALLBACK = 'FALLBACK: não consigo responder agora.';
+const SWEEPER_INTERVAL_MS = 2_000;
+const SWEEPER_GRACE_MS = 1_000;
+const OUTAGE_MS = 5_000;
+
+/** Mixed provider-* failures, 30% of calls in all: each rule's chance is conditional on the ones before it failing to fire. */
+function flakyModel(seed: number): AgentConfig['provider'] {
+  const kinds = ['overloaded', 'rate-limited', 'timeout', 'network', 'invalid'] as const;
+  const share = 0.3 / kinds.length;
+  const failures = kinds.map((kind, i) => ({ chance: share / (1 - share * i), fail: { kind, message: `chaos ${kind}` } }));
+  return { kind: 'scripted', model: 'chaos-script', scripted: { seed, latencyMs: 5, rules: [...failures, { call: 'speak', reply: 'eco: {{message}}' }] } };
+}
+
+function chaosAgent(seed: number): AgentConfig {
+  return {
+    name: 'Chaos echo',
+    fields: {},
+    flows: [],
+    tools: [],
+    provider: flakyModel(seed),
+    fallbackMessage: FALLBACK,
+    doubleTexting: { policy: 'sequential' },
+  };
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
+  const log = opts.log ?? (() => undefined);
+  // The fault schedule's own draws (the model has its own, seeded in its script).
+  const random = seededRandom(opts.seed + 1);
+  const dbName = uniqueName('sbt_chaos');
+  const token = randomBytes(8).toString('hex');
+  const queuePrefix = `sbt-chaos-${randomBytes(3).toString('hex')}`;
+  const databaseUrl = await createMigratedDatabase(dbName);
+  const proxy = new TcpProxy('127.0.0.1', Number(new URL(databaseUrl).port || 5432));
+  await proxy.start();
+  const viaProxy = new URL(databaseUrl);
+  viaProxy.host = `127.0.0.1:${proxy.port}`;
+  const { url: redisUrl, redis } = await claimRedisDb(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', token);
+  const prisma: PrismaClient = createPrismaClient({ connectionString: databaseUrl, max: 4 });
+
+  let api: ApiProcess | undefined;
+  // A slot is undefined while its worker restarts after a kill.
+  const workers: (WorkerProcess | undefined)[] = [];
+  const restarts: Promise<unknown>[] = [];
+  const workerEnv = {
+    DATABASE_URL: viaProxy.toString(),
+    REDIS_URL: redisUrl,
+    QUEUE_PREFIX: queuePrefix,
+    WORKER_CONCURRENCY: '4',
+    SWEEPER_INTERVAL_MS: String(SWEEPER_INTERVAL_MS),
+    SWEEPER_GRACE_MS: String(SWEEPER_GRACE_MS),
+  };
+  try {
+    const fx: TenantFixture = await createTenantFixture(prisma, { agentConfig: chaosAgent(opts.seed) });
+    api = await startApi(
+      {
+        ...process.env,
+        NODE_ENV: 'test',
+        DATABASE_URL: viaProxy.toString(),
+        REDIS_URL: redisUrl,
+        QUEUE_PREFIX: queuePrefix,
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_KEY_PER_MINUTE: '1000000',
+        RATE_LIMIT_TENANT_PER_MINUTE: '1000000',
+      },
+      queuePrefix,
+    );
+    const apiPid = api.child.pid;
+    workers.push(...(await Promise.all(Array.from({ length: opts.workers }, () => startWorker(workerEnv)))));
+    log(`chaos: ${opts.sessions} sessions × ${opts.messagesPerSession} messages, ${opts.workers} workers, seed ${opts.seed}`);
+
+    const report: ChaosReport = {
+      accepted: 0,
+      answered: 0,
+      deferred: 0,
+      failed: 0,
+      lost: 0,
+      duplicated: 0,
+      outOfOrder: 0,
+      usageMismatch: [],
+      workerKills: 0,
+      redisFlushes: 0,
+      postgresOutages: 0,
+      refusedWhileDown: 0,
+      refusedWithoutRetryAfter: 0,
+      serverErrors: 0,
+      apiRestarted: false,
+      settleMs: 0,
+    };
+    const accepted = new Map<string, string>(); // messageId → sessionId
+    const total = opts.sessions * opts.messagesPerSession;
+
+    // ---- the load: each session posts its messages in order, paced over loadMs --------------
+    const gapMs = opts.loadMs / opts.messagesPerSession;
+    const post = async (session: string, m: number): Promise<void> => {
+      // The channel's message id makes a retry after a 503 safe: the API answers it with the
+      // first message if that one was stored after all.
+      const body = JSON.stringify({ session, text: `${session} #${m}`, id: `${session}:${m}` });
+      for (;;) {
+        let res: Response | undefined;
+        try {
+          res = await fetch(`${api!.baseUrl}/v1/messages`, {
+            method: 'POST',
+            headers: { authorization: `Bearer ${fx.apiKey}`, 'content-type': 'application/json' },
+            body,
+          });
+        } catch {
+          await sleep(500);
+          continue;
+        }
+        if (res.status === 202) {
+          const answer = (await res.json()) as { messageId: string; sessionId: string };
+          accepted.set(answer.messageId, answer.sessionId);
+          return;
+        }
+        await res.arrayBuffer();
+        if (res.status === 503 || res.status === 429) {
+          if (proxy.isDown && res.status === 503) report.refusedWhileDown++;
+          const retryAfter = Number(res.headers.get('retry-after'));
+          if (!(retryAfter > 0)) report.refusedWithoutRetryAfter++;
+          await sleep(Math.min(retryAfter > 0 ? retryAfter * 1000 : 1000, 2_000));
+          continue;
+        }
+        if (res.status >= 500) {
+          report.serverErrors++;
+          await sleep(1_000);
+          continue;
+        }
+        throw new Error(`POST /v1/messages answered ${res.status} for ${session} #${m}`);
+      }
+    };
+    const load = Promise.all(
+      Array.from({ length: opts.sessions }, async (_, s) => {
+        const session = `chaos-${s}-${queuePrefix}`;
+        await sleep(random() * gapMs);
+        for (let m = 0; m < opts.messagesPerSession; m++) {
+          await post(session, m);
+          await sleep(gapMs * (0.5 + random()));
+        }
+      }),
+    );
+    let loading = true;
+    void load.finally(() => (loading = false));
+
+    // ---- the faults, while the load runs ------------------------------------------------------
+    const faults = (async () => {
+      let flushed = false;
+      let outage = false;
+      while (loading) {
+        await sleep(2_000 + random() * 4_000);
+        if (!loading) break;
+        const progress = accepted.size / total;
+        if (!flushed && progress >= 0.35) {
+          flushed = true;
+          await flushClaimedDb(redis, token);
+          report.redisFlushes++;
+          log(`chaos: Redis flushed at ${accepted.size} accepted`);
+          continue;
+        }
+        if (!outage && progress >= 0.6) {
+          outage = true;
+          log(`chaos: Postgres down at ${accepted.size} accepted`);
+          await proxy.outage(OUTAGE_MS);
+          report.postgresOutages++;
+          log('chaos: Postgres back');
+          continue;
+        }
+        // Kill a worker that is up; its replacement starts in the background, as a supervisor would.
+        const up = workers.map((w, i) => (w ? i : -1)).filter((i) => i >= 0);
+        if (up.length === 0) continue;
+        const victim = up[Math.floor(random() * up.length)];
+        const dying = workers[victim]!;
+        workers[victim] = undefined;
+        await dying.kill();
+        report.workerKills++;
+        log(`chaos: worker ${victim} SIGKILLed at ${accepted.size} accepted`);
+        restarts.push(startWorker(workerEnv).then((w) => (workers[victim] = w)));
+      }
+      await Promise.all(restarts);
+      // A short run may end before its turn for a flush or an outage came: do them now, so every
+      // run meets every fault.
+      if (!flushed) {
+        await flushClaimedDb(redis, token);
+        report.redisFlushes++;
+      }
+      if (!outage) {
+        await proxy.outage(OUTAGE_MS);
+        report.postgresOutages++;
+      }
+    })();
+    // Both settle before anything is torn down, so no fault restarts a worker after the end.
+    const ended = await Promise.allSettled([load, faults]);
+    for (const e of ended) if (e.status === 'rejected') throw e.reason;
+    report.accepted = accepted.size;
+    report.apiRestarted = api.child.pid !== apiPid || api.child.exitCode !== null;
+
+    // ---- settle: every accepted message answered or failed ------------------------------------
+    const ids = [...accepted.keys()];
+    const settleStart = Date.now();
+    for (;;) {
+      const open = await prisma.message.count({ where: { id: { in: ids }, status: 'queued' } });
+      if (open === 0 || Date.now() - settleStart > opts.settleTimeoutMs) break;
+      await sleep(500);
+    }
+    report.settleMs = Date.now() - settleStart;
+    log(`chaos: settled in ${report.settleMs} ms`);
+
+    await countOutcomes(prisma, fx, accepted, report);
+    return report;
+  } finally {
+    await Promise.allSettled(restarts);
+    await Promise.all(workers.map((w) => w?.kill()));
+    if (api) await stopApi(api.child);
+    await proxy.stop();
+    await prisma.$disconnect();
+    await redis.flushdb();
+    await redis.quit();
+    await dropDatabase(dbName);
+  }
+}
+
+/** What became of each accepted message, read from the database alone. */
+async function countOutcomes(prisma: PrismaClient, fx: TenantFixture, accepted: Map<string, string>, report: ChaosReport): Promise<void> {
+  const sessionIds = [...new Set(accepted.values())];
+  const messages = await prisma.message.findMany({
+    where: { sessionId: { in: sessionIds } },
+    orderBy: [{ sessionId: 'asc' }, { seq: 'asc' }],
+    select: { id: true, sessionId: true, direction: true, status: true, text: true, turnId: true },
+  });
+  const turns = await prisma.turn.findMany({
+    where: { sessionId: { in: sessionIds } },
+    select: { id: true, createdAt: true, outcomeCodes: true, llmCalls: true, inputTokens: true, outputTokens: true },
+  });
+  const turnById = new Map(turns.map((t) => [t.id, t]));
+
+  for (const sessionId of sessionIds) {
+    const mine = messages.filter((m) => m.sessionId === sessionId);
+    const inbound = mine.filter((m) => m.direction === 'inbound');
+    const outbound = mine.filter((m) => m.direction === 'outbound');
+    const position = new Map(inbound.map((m, i) => [m.text, i]));
+
+    // Replies: at most one echo per inbound message, and echoes in the order of their messages.
+    const echoes = outbound.filter((m) => m.text.startsWith('eco: ')).map((m) => position.get(m.text.slice(5)) ?? -1);
+    const perMessage = new Map<number, number>();
+    for (const i of echoes) perMessage.set(i, (perMessage.get(i) ?? 0) + 1);
+    for (const n of perMessage.values()) if (n > 1) report.duplicated += n - 1;
+    for (let k = 1; k < echoes.length; k++) if (echoes[k] < echoes[k - 1]) report.outOfOrder++;
+    // One reply per turn at most (the echo or the fallback).
+    const perTurn = new Map<string, number>();
+    for (const m of outbound) if (m.turnId) perTurn.set(m.turnId, (perTurn.get(m.turnId) ?? 0) + 1);
+    for (const n of perTurn.values()) if (n > 1) report.duplicated += n - 1;
+
+    // Turns answered the messages in arrival order.
+    const answeredAt = inbound.filter((m) => m.turnId).map((m) => turnById.get(m.turnId!)!.createdAt.getTime());
+    for (let k = 1; k < answeredAt.length; k++) if (answeredAt[k] < answeredAt[k - 1]) report.outOfOrder++;
+
+    for (const m of inbound) {
+      if (!accepted.has(m.id)) continue;
+      const replies = outbound.filter((o) => o.turnId && o.turnId === m.turnId);
+      const turn = m.turnId ? turnById.get(m.turnId) : undefined;
+      const providerCode = turn?.outcomeCodes.some((c) => c.startsWith('provider-')) ?? false;
+      if (m.status === 'queued' || !turn) report.lost++;
+      else if (replies.some((r) => r.text === `eco: ${m.text}`)) report.answered++;
+      else if (replies.some((r) => r.text === FALLBACK) || (m.status === 'failed' && providerCode)) report.failed++;
+      else if (providerCode) report.deferred++;
+      else report.lost++;
+    }
+  }
+  // Accepted messages whose rows are gone count as lost too.
+  const found = new Set(messages.map((m) => m.id));
+  for (const id of accepted.keys()) if (!found.has(id)) report.lost++;
+
+  // The daily roll-ups equal the sum of the Turn rows they were kept from.
+  const usage = await prisma.usageDaily.findMany({ where: { tenantId: fx.tenant.id } });
+  const sum = (pick: (u: (typeof usage)[number]) => number | bigint) => usage.reduce((n, u) => n + Number(pick(u)), 0);
+  const expected = {
+    turns: turns.length,
+    llmCalls: turns.reduce((n, t) => n + t.llmCalls, 0),
+    inputTokens: turns.reduce((n, t) => n + t.inputTokens, 0),
+    outputTokens: turns.reduce((n, t) => n + t.outputTokens, 0),
+  };
+  const actual = {
+    turns: sum((u) => u.turns),
+    llmCalls: sum((u) => u.llmCalls),
+    inputTokens: sum((u) => u.inputTokens),
+    outputTokens: sum((u) => u.outputTokens),
+  };
+  for (const key of Object.keys(expected) as (keyof typeof expected)[]) {
+    if (expected[key] !== actual[key]) report.usageMismatch.push(`${key}: roll-up ${actual[key]} ≠ turns ${expected[key]}`);
+  }
+}
+
+/** The report as a table people read at a glance. */
+export function formatReport(r: ChaosReport): string {
+  const rows: [string, string | number][] = [
+    ['accepted', r.accepted],
+    ['answered', r.answered],
+    ['deferred (model down, no reply, code recorded)', r.deferred],
+    ['failed (run ended, fallback sent)', r.failed],
+    ['lost', r.lost],
+    ['duplicated', r.duplicated],
+    ['out of order', r.outOfOrder],
+    ['usage roll-up mismatches', r.usageMismatch.length ? r.usageMismatch.join('; ') : 0],
+    ['worker SIGKILLs', r.workerKills],
+    ['Redis flushes', r.redisFlushes],
+    ['Postgres outages', r.postgresOutages],
+    ['posts refused while Postgres was down (503)', r.refusedWhileDown],
+    ['refusals without Retry-After', r.refusedWithoutRetryAfter],
+    ['other 5xx answers', r.serverErrors],
+    ['API restarted', r.apiRestarted ? 'yes' : 'no'],
+    ['settle time after load', `${(r.settleMs / 1000).toFixed(1)} s`],
+  ];
+  const width = Math.max(...rows.map(([k]) => k.length));
+  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+}
