@@ -3,6 +3,7 @@ import { queueBackend, type Env } from '@switchboard/config';
 import {
   createPostgresBackend,
   Queue,
+  QueueEvents,
   setDefaultBackendFactory,
   withBackend,
   type ConnectionOptions,
@@ -55,10 +56,19 @@ export function useBullBackend(env: Pick<Env, 'QUEUE_BACKEND'>): void {
  * Queue: both backends offer the same methods, only the class's type parameters differ.
  * `redisOptions` adds to the Redis connection (e.g. no offline queue) and is ignored on Postgres.
  */
-export function createBullQueue<T>(name: string, env: BullEnv, redisOptions: Partial<RedisOptions> = {}): Queue<T> {
+export function createBullQueue<T, R = unknown>(name: string, env: BullEnv, redisOptions: Partial<RedisOptions> = {}): Queue<T, R> {
   if (queueBackend(env) === 'postgres') {
     const { Queue: PostgresQueue } = withBackend(createPostgresBackend);
-    return new PostgresQueue<T>(name, { connection: bullPostgresConnection(env) }) as unknown as Queue<T>;
+    return new PostgresQueue<T, R>(name, { connection: bullPostgresConnection(env) }) as unknown as Queue<T, R>;
   }
-  return new Queue<T>(name, { prefix: env.QUEUE_PREFIX, connection: { ...redisConnection(env.REDIS_URL), ...redisOptions } as ConnectionOptions });
+  return new Queue<T, R>(name, { prefix: env.QUEUE_PREFIX, connection: { ...redisConnection(env.REDIS_URL), ...redisOptions } as ConnectionOptions });
+}
+
+/** QueueEvents on the chosen backend (for job.waitUntilFinished); typed as the Redis one, like createBullQueue. */
+export function createBullQueueEvents(name: string, env: BullEnv): QueueEvents {
+  if (queueBackend(env) === 'postgres') {
+    const { QueueEvents: PostgresQueueEvents } = withBackend(createPostgresBackend);
+    return new PostgresQueueEvents(name, { connection: bullPostgresConnection(env) }) as unknown as QueueEvents;
+  }
+  return new QueueEvents(name, { prefix: env.QUEUE_PREFIX, connection: redisConnection(env.REDIS_URL) });
 }

@@ -1,7 +1,14 @@
 import { Inject, Injectable, Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
-import { HTTP_TOOL_TEST_JOB_OPTIONS, QUEUES, redisConnection, type HttpToolTestJobData, type HttpToolTestResult } from '@switchboard/queue';
-import { Queue, QueueEvents } from 'bullmq';
+import {
+  createBullQueue,
+  createBullQueueEvents,
+  HTTP_TOOL_TEST_JOB_OPTIONS,
+  QUEUES,
+  type HttpToolTestJobData,
+  type HttpToolTestResult,
+} from '@switchboard/queue';
+import type { Queue, QueueEvents } from 'bullmq';
 import { withTimeout } from '../../common/with-timeout';
 import { ENV } from '../../config/env.module';
 import { HttpToolTestFailedError, HttpToolTestTimeoutError, HttpToolTestUnavailableError } from './http-tool-test.errors';
@@ -19,10 +26,8 @@ export class HttpToolTestQueue implements OnModuleDestroy {
   private events?: Promise<QueueEvents>;
 
   constructor(@Inject(ENV) private readonly env: Env) {
-    this.queue = new Queue<HttpToolTestJobData, HttpToolTestResult>(QUEUES.httpToolTests, {
-      prefix: env.QUEUE_PREFIX,
-      connection: { ...redisConnection(env.REDIS_URL), enableOfflineQueue: false },
-    });
+    // Redis, or BullMQ's Postgres backend in Postgres mode (QUEUE_BACKEND), like the turns queue.
+    this.queue = createBullQueue<HttpToolTestJobData, HttpToolTestResult>(QUEUES.httpToolTests, env, { enableOfflineQueue: false });
     this.queue.on('error', (err) => this.logger.warn({ err: err.message }, 'http tool test queue connection error'));
   }
 
@@ -50,7 +55,7 @@ export class HttpToolTestQueue implements OnModuleDestroy {
 
   private openEvents(): Promise<QueueEvents> {
     this.events ??= (async () => {
-      const events = new QueueEvents(QUEUES.httpToolTests, { prefix: this.env.QUEUE_PREFIX, connection: redisConnection(this.env.REDIS_URL) });
+      const events = createBullQueueEvents(QUEUES.httpToolTests, this.env);
       events.on('error', (err) => this.logger.warn({ err: err.message }, 'http tool test events connection error'));
       await events.waitUntilReady();
       return events;
