@@ -74,6 +74,22 @@ function chaosAgent(seed: number): AgentConfig {
   };
 }
 
+/**
+ * Starts a worker the way a supervisor (systemd, Docker's restart policy) keeps one up: a worker
+ * that exits while starting — it refuses to start without its database, as during the outage —
+ * is started again a second later.
+ */
+async function supervise(env: Record<string, string>): Promise<WorkerProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startWorker(env);
+    } catch (err) {
+      if (attempt >= 10) throw err;
+      await new Promise((r) => setTimeout(r, 1_000));
+    }
+  }
+}
+
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
@@ -227,7 +243,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         await dying.kill();
         report.workerKills++;
         log(`chaos: worker ${victim} SIGKILLed at ${accepted.size} accepted`);
-        restarts.push(startWorker(workerEnv).then((w) => (workers[victim] = w)));
+        restarts.push(supervise(workerEnv).then((w) => (workers[victim] = w)));
       }
       await Promise.all(restarts);
       // A short run may end before its turn for a flush or an outage came: do them now, so every
