@@ -28,6 +28,19 @@ describe('asDependencyError', () => {
     expect(asDependencyError(syntax)).toBeUndefined();
   });
 
+  it.each([
+    ['a connection pg saw terminated', Object.assign(new Error('Connection terminated unexpectedly'), {})],
+    ['a reset socket', Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' })],
+    ['a server shutting down', Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' })],
+    ['a lost connection (class 08)', Object.assign(new Error('connection failure'), { code: '08006' })],
+  ])('maps %s (thrown by node-postgres itself) to a retryable 503', (_what, err) => {
+    expect(asDependencyError(err)).toBeInstanceOf(DatabaseUnavailableError);
+  });
+
+  it('leaves other node-postgres errors (a syntax error) alone', () => {
+    expect(asDependencyError(Object.assign(new Error('syntax error at or near "x"'), { code: '42601' }))).toBeUndefined();
+  });
+
   it('leaves driver adapter query errors (a unique violation) alone', () => {
     expect(asDependencyError(adapterError('UniqueConstraintViolation'))).toBeUndefined();
   });

@@ -27,9 +27,23 @@ function isConnectionFailure(err: unknown): boolean {
     // Raw queries (P2010) and others wrap the adapter's error in meta.driverAdapterError.
     return isConnectionFailure((err.meta as { driverAdapterError?: unknown } | undefined)?.driverAdapterError);
   }
-  if (!(err instanceof Error) || err.name !== 'DriverAdapterError') return false;
-  const kind = (err.cause as { kind?: unknown } | undefined)?.kind;
-  return typeof kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(kind);
+  if (!(err instanceof Error)) return false;
+  if (err.name === 'DriverAdapterError') {
+    const kind = (err.cause as { kind?: unknown } | undefined)?.kind;
+    return typeof kind === 'string' && UNAVAILABLE_ADAPTER_KINDS.has(kind);
+  }
+  return isPgConnectionError(err);
+}
+
+// Errors node-postgres itself throws when the adapter lets them through (starting a transaction):
+// a socket error, a server shutting down (SQLSTATE 57P01-57P03), a lost connection (class 08),
+// and its own "Connection terminated" errors, which carry no code at all.
+const PG_CONNECTION_CODES = new Set(['ECONNRESET', 'ECONNREFUSED', 'EPIPE', 'ETIMEDOUT', '57P01', '57P02', '57P03']);
+
+function isPgConnectionError(err: Error): boolean {
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string') return PG_CONNECTION_CODES.has(code) || code.startsWith('08');
+  return /^Connection terminated/.test(err.message);
 }
 
 /** Infrastructure failures that deserve a 503 rather than an anonymous 500. */
