@@ -108,7 +108,8 @@ function parseFilter<Where>(raw: unknown, spec: ListSpec<Where>): Where[] {
   }
   const where: Where[] = [];
   for (const [key, v] of Object.entries(value)) {
-    const parse = spec.filters[key];
+    // Own keys only: `toString` or `constructor` must not find Object.prototype's functions.
+    const parse = Object.hasOwn(spec.filters, key) ? spec.filters[key] : undefined;
     if (!parse) {
       throw new InvalidListQueryError('invalid-filter', `${spec.resource} cannot be filtered by "${key}"; use: ${Object.keys(spec.filters).join(', ')}.`, {
         allowed: Object.keys(spec.filters),

@@ -1,0 +1,38 @@
+import type { PrismaClient } from '@switchboard/db';
+import { createUser, openDb, PASSWORD } from '../integration/admin/support/admin-fixtures';
+import { createAdminWorld } from '../integration/admin/support/admin-world';
+import { PROTOTYPE_KEYS } from './support/hostile';
+import { loginInProcess, startInProcessApi, type InProcessApi } from './support/in-process-api';
+
+jest.setTimeout(120_000);
+
+// Found by the fuzzer: `filter={"toString":true}` looked the key up on the filter table with its
+// prototype, found Object.prototype.toString, and answered 500. Every list route, every key.
+
+let api: InProcessApi;
+let db: PrismaClient;
+let token: string;
+
+beforeAll(async () => {
+  db = openDb();
+  const w = await createAdminWorld(db);
+  api = await startInProcessApi();
+  token = await loginInProcess(api, (await createUser(db, 'owner', w.tenant)).email, PASSWORD);
+});
+afterAll(async () => {
+  await api?.close();
+  await db?.$disconnect();
+});
+
+it('answers 400 invalid-filter to a filter named after an Object.prototype member, on every list route', async () => {
+  const lists = ['agents', 'channels', 'api-keys', 'provider-credentials', 'http-tools', 'tools', 'users', 'sessions', 'messages', 'turns', 'usage', 'usage/summary', 'audit-log'];
+  const answers: string[] = [];
+  for (const list of lists) {
+    for (const key of PROTOTYPE_KEYS) {
+      const filter = encodeURIComponent(JSON.stringify({ [key]: true }));
+      const res = await api.inject({ method: 'GET', url: `/v1/admin/${list}?filter=${filter}`, headers: { authorization: `Bearer ${token}` } });
+      answers.push(`${list} ${key} → ${res.statusCode} ${(res.json() as { error?: { code?: string } }).error?.code}`);
+    }
+  }
+  expect(answers.filter((a) => !a.endsWith('→ 400 invalid-filter'))).toEqual([]);
+});
