@@ -113,8 +113,13 @@ function binaries(account) {
   } catch {
     throw new EmbeddedPostgresError(`no embedded Postgres for this machine (${name} is not installed). Set DATABASE_URL to a running Postgres.`);
   }
-  let native = path.join(path.dirname(entry), '..', 'native');
-  if (account && closedAncestor(native)) native = stagedCopy(native, require(`${name}/package.json`).version);
+  const pkgDir = path.join(path.dirname(entry), '..');
+  let native = path.join(pkgDir, 'native');
+  if (account && closedAncestor(native)) {
+    // Its package.json is not in its exports map: read the file.
+    const { version } = JSON.parse(fs.readFileSync(path.join(pkgDir, 'package.json'), 'utf8'));
+    native = stagedCopy(native, version);
+  }
   return { initdb: path.join(native, 'bin', 'initdb'), postgres: path.join(native, 'bin', 'postgres') };
 }
 
