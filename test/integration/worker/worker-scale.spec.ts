@@ -92,7 +92,12 @@ describe('worker: 3 processes × 50 sessions × 20 messages', () => {
       await new Promise((r) => setTimeout(r, 500));
     }
 
-    const committed = workers.flatMap((w) => w.logs.filter((l) => l.msg === 'turn committed'));
+    // A worker logs "turn committed" just after its commit: wait for the last lines to arrive.
+    const committedLines = () => workers.flatMap((w) => w.logs.filter((l) => l.msg === 'turn committed'));
+    for (let waited = 0; committedLines().length < SESSIONS * MESSAGES && waited < 30_000; waited += 200) {
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const committed = committedLines();
     // Every worker took part: the load really was spread across processes.
     for (const w of workers) expect(w.logs.some((l) => l.msg === 'turn committed')).toBe(true);
 

@@ -58,7 +58,11 @@ export async function burstAcrossTwoWorkers(ctx: ScenarioContext): Promise<void>
     90_000,
   );
 
-  const committed = started.flatMap((w) => w.logs.filter((l) => l.msg === 'turn committed'));
+  // A worker logs "turn committed" just after its commit: wait for the last lines to arrive.
+  const committedLines = () =>
+    started.flatMap((w) => w.logs.filter((l) => l.msg === 'turn committed' && sessionIds.includes(String(l.sessionId))));
+  await eventually(async () => committedLines().length >= sessionIds.length * texts.length, 30_000).catch(() => undefined);
+  const committed = committedLines();
   for (const [i, sessionId] of sessionIds.entries()) {
     const inbound = await prisma.message.findMany({ where: { sessionId, direction: 'inbound' }, orderBy: { seq: 'asc' } });
     expect(inbound.map((m) => m.id)).toEqual(posted[i].map((p) => p.messageId));
