@@ -17,6 +17,10 @@ async function main(): Promise<void> {
   });
   process.env.NODE_ENV = 'test';
   process.env.REDIS_URL ??= 'redis://127.0.0.1:6379';
+  // startWorker insists on the test run's settings (jest's globalSetup sets them); the chaos run
+  // passes its own database, Redis and queue prefix to every process, these are never used.
+  process.env.DATABASE_URL ??= 'postgresql://postgres@127.0.0.1:5432/postgres';
+  process.env.QUEUE_PREFIX ??= 'sbt-chaos-cli';
   const started = Date.now();
   const report = await runChaos({
     sessions: Number(values.sessions),

@@ -29,9 +29,9 @@ export function startWorker(env: Record<string, string> = {}): Promise<WorkerPro
       ...process.env,
       NODE_ENV: 'test',
       LOG_LEVEL: process.env.WORKER_LOG_LEVEL ?? 'info',
-      DATABASE_URL: requireEnv('DATABASE_URL', env),
-      REDIS_URL: requireEnv('REDIS_URL', env),
-      QUEUE_PREFIX: requireEnv('QUEUE_PREFIX', env),
+      DATABASE_URL: requireEnv('DATABASE_URL'),
+      REDIS_URL: requireEnv('REDIS_URL'),
+      QUEUE_PREFIX: requireEnv('QUEUE_PREFIX'),
       // The test database is shared by every suite: a sweeper here would answer other tests'
       // deliberately queued messages. Tests that want one pass their own interval.
       SWEEPER_INTERVAL_MS: '3600000',
@@ -108,9 +108,8 @@ function parseLine(line: string): Record<string, unknown> | undefined {
   }
 }
 
-/** The setting from the caller's env, else the test run's (globalSetup sets it). */
-function requireEnv(name: string, env: Record<string, string>): string {
-  const v = env[name] ?? process.env[name];
+function requireEnv(name: string): string {
+  const v = process.env[name];
   if (!v) throw new Error(`${name} is not set: run worker integration tests through jest's integration project (globalSetup sets it).`);
   return v;
 }
