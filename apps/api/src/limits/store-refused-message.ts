@@ -1,6 +1,6 @@
 import type { PrismaClient } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
-import { insertInboundMessage, isUniqueViolation } from '../messages/insert-inbound-message';
+import { insertInboundMessage } from '../messages/insert-inbound-message';
 import type { PostMessageBody } from '../messages/messages.schemas';
 
 /** The `kind` of an inbound message stored but refused because the tenant's quota is spent. */
@@ -17,17 +17,6 @@ export async function storeRefusedMessage(
   auth: ChannelAuthContext,
   body: PostMessageBody,
 ): Promise<{ messageId: string; sessionId: string }> {
-  try {
-    const m = await insertInboundMessage(prisma, auth, body, { status: 'failed', kind: QUOTA_REFUSED_KIND });
-    return { messageId: m.messageId, sessionId: m.sessionId };
-  } catch (err) {
-    if (body.id !== undefined && isUniqueViolation(err)) {
-      const earlier = await prisma.message.findUniqueOrThrow({
-        where: { channelId_externalId: { channelId: auth.channelId, externalId: body.id } },
-        select: { id: true, sessionId: true },
-      });
-      return { messageId: earlier.id, sessionId: earlier.sessionId };
-    }
-    throw err;
-  }
+  const m = await insertInboundMessage(prisma, auth, body, { status: 'failed', kind: QUOTA_REFUSED_KIND });
+  return { messageId: m.messageId, sessionId: m.sessionId };
 }

@@ -1,4 +1,4 @@
-import { Prisma, withTenant, type MessageStatus, type PrismaClient } from '@switchboard/db';
+import { type MessageStatus, type PrismaClient } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import type { PostMessageBody } from './messages.schemas';
 
@@ -7,41 +7,29 @@ export interface InsertedInboundMessage {
   sessionId: string;
   status: MessageStatus;
   createdAt: Date;
+  /** True when `id` matched a message stored earlier: nothing was written this time. */
+  duplicate: boolean;
 }
 
 /**
- * Creates the session on first use and inserts an inbound message, in one statement (a CTE) and
- * one round trip, in a transaction scoped to the key's tenant by row-level security. Ingest
- * stores `queued`; a message over quota is stored `failed` with a kind. ON CONFLICT makes
- * "create on first use" safe when two messages of a new session race. A repeated channel
- * message id fails on the unique index: see isUniqueViolation.
+ * Stores an inbound message in one round trip: the database function sb_accept_inbound
+ * (migration 20261202190000) scopes its own single-statement transaction to the key's tenant
+ * (row-level security, as withTenant does), creates the session on first use and inserts the
+ * message. Ingest stores `queued`; a message over quota is stored `failed` with a kind. A
+ * channel message id seen before — also one that raced this call and won — returns the first
+ * message with `duplicate: true`, and writes nothing.
+ *
+ * Must not run inside a transaction: the tenant scope would outlive the call.
  */
 export async function insertInboundMessage(
-  prisma: PrismaClient,
+  prisma: Pick<PrismaClient, '$queryRaw'>,
   auth: ChannelAuthContext,
   body: PostMessageBody,
   stored: { status: MessageStatus; kind?: string },
 ): Promise<InsertedInboundMessage> {
-  const now = new Date();
-  const [row] = await withTenant(prisma, auth.tenantId, (tx) => tx.$queryRaw<{ id: string; sessionId: string; status: MessageStatus; createdAt: Date }[]>`
-    WITH session AS (
-      INSERT INTO "Session" ("tenantId", "channelId", "agentId", "externalKey", "lastMessageAt", "updatedAt")
-      VALUES (${auth.tenantId}::uuid, ${auth.channelId}::uuid, ${auth.agentId}::uuid, ${body.session}, ${now}, ${now})
-      ON CONFLICT ("channelId", "externalKey")
-      DO UPDATE SET "lastMessageAt" = EXCLUDED."lastMessageAt", "updatedAt" = EXCLUDED."updatedAt"
-      RETURNING "id")
-    INSERT INTO "Message" ("tenantId", "channelId", "sessionId", "direction", "status", "kind", "text", "externalId", "createdAt")
-    SELECT ${auth.tenantId}::uuid, ${auth.channelId}::uuid, session."id", 'inbound'::"MessageDirection",
-      ${stored.status}::"MessageStatus", ${stored.kind ?? null}, ${body.text}, ${body.id ?? null}, ${now}
-    FROM session
-    RETURNING "id", "sessionId", "status", "createdAt"`);
-  return { messageId: row.id, sessionId: row.sessionId, status: row.status, createdAt: row.createdAt };
-}
-
-/** True when a write hit a unique index: P2002 from the query builder, Postgres 23505 from raw SQL. */
-export function isUniqueViolation(err: unknown): boolean {
-  if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return false;
-  if (err.code === 'P2002') return true;
-  const meta = err.meta as { code?: unknown; driverAdapterError?: { cause?: { kind?: unknown; originalCode?: unknown } } } | undefined;
-  return meta?.code === '23505' || meta?.driverAdapterError?.cause?.kind === 'UniqueConstraintViolation' || meta?.driverAdapterError?.cause?.originalCode === '23505';
+  const [row] = await prisma.$queryRaw<
+    { message_id: string; session_id: string; message_status: MessageStatus; created_at: Date; duplicate: boolean }[]
+  >`SELECT * FROM sb_accept_inbound(${auth.tenantId}::uuid, ${auth.channelId}::uuid, ${auth.agentId}::uuid, ${body.session}::text,
+      ${body.text}::text, ${body.id ?? null}::text, ${stored.status}::"MessageStatus", ${stored.kind ?? null}::text, ${new Date()}::timestamptz)`;
+  return { messageId: row.message_id, sessionId: row.session_id, status: row.message_status, createdAt: row.created_at, duplicate: row.duplicate };
 }
