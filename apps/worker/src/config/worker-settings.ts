@@ -37,9 +37,6 @@ export const HISTORY_LIMIT = 50;
 export const AGENT_CACHE_SIZE = 200;
 export const AGENT_CACHE_TTL_MS = 5 * 60_000;
 
-/** Interactive commit transaction limits (ms). */
-export const COMMIT_TRANSACTION = { maxWait: 5_000, timeout: 15_000 };
-
 /** Stale queued messages the sweeper looks at per sweep (oldest first). */
 export const SWEEP_BATCH = 500;
 

@@ -1,7 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { ScheduledWake, Session } from '@falai/agent';
-import { PrismaService, recordTurnUsage, type Prisma } from '@switchboard/db';
-import { COMMIT_TRANSACTION } from '../config/worker-settings';
+import { LATENCY_BUCKET_BOUNDS_MS, Prisma, PrismaService, usageSlot } from '@switchboard/db';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError } from './turn-errors';
 import type { TurnUsage } from './turn-record';
 
@@ -54,135 +53,89 @@ export interface CommittedTurn {
 }
 
 /**
- * The one transaction that makes a turn visible: the Turn row, the inbound messages marked
+ * The one transaction that makes a turn visible, run by the database function sb_commit_turn
+ * (migration 20261202191000) in one round trip: the Turn row, the inbound messages marked
  * answered (only if still queued: a second commit for the same message rolls back whole), the
  * session state behind a version check (a stale save rolls back and the caller replays), the
  * outbound replies (unique per session and engine key, so a replay inserts nothing twice) with
  * their webhook deliveries, the wakes it scheduled and the one it fired, and last the daily
- * usage roll-up.
+ * usage roll-up. The function's two checks come back as MessageAlreadyAnsweredError and
+ * SessionVersionConflictError.
  */
 @Injectable()
 export class CommitTurn {
   constructor(private readonly prisma: PrismaService) {}
 
   async execute(c: TurnCommit): Promise<CommittedTurn> {
-    const t0 = Date.now();
-    return this.prisma.$transaction(async (tx) => {
-      await tx.turn.create({
-        data: {
-          id: c.turnId,
-          tenantId: c.tenantId,
-          sessionId: c.sessionId,
-          agentId: c.agentId,
-          agentVersion: c.agentVersion,
-          provider: c.provider.name,
-          model: c.provider.model,
-          llmCalls: c.usage.llmCalls,
-          inputTokens: c.usage.inputTokens,
-          outputTokens: c.usage.outputTokens,
-          cachedInputTokens: c.usage.cachedInputTokens,
-          outcomeCodes: c.usage.outcomeCodes,
-          outcomes: c.usage.outcomes as unknown as Prisma.InputJsonValue,
-          trace: c.usage.trace as unknown as Prisma.InputJsonValue,
-          queueWaitMs: Math.max(0, Math.round(c.queueWaitMs)),
-          modelMs: c.usage.modelMs,
-          toolsMs: c.usage.toolsMs,
-        },
-      });
-
-      const now = new Date();
-      const marked = await tx.message.updateMany({
-        where: { id: { in: c.answered }, sessionId: c.sessionId, tenantId: c.tenantId, direction: 'inbound', status: 'queued' },
-        data: { status: c.inboundStatus, turnId: c.turnId, answeredAt: now },
-      });
-      if (marked.count !== c.answered.length) throw new MessageAlreadyAnsweredError(c.answered);
-
-      const version = c.expectedVersion + 1;
-      const saved = await tx.session.updateMany({
-        where: { id: c.sessionId, tenantId: c.tenantId, version: c.expectedVersion },
-        data: {
-          ...(c.state && { state: { ...c.state, version } as unknown as Prisma.InputJsonValue }),
-          version,
-        },
-      });
-      if (saved.count !== 1) throw new SessionVersionConflictError(c.sessionId, c.expectedVersion);
-
-      const visibleAt = visibleTimes(c.replies, now.getTime());
-      const inserted = c.replies.length
-        ? await tx.message.createManyAndReturn({
-            data: c.replies.map((r, i) => ({
-              tenantId: c.tenantId,
-              sessionId: c.sessionId,
-              channelId: c.channelId,
-              direction: 'outbound' as const,
-              status: 'sent' as const,
-              text: r.text,
-              key: r.key,
-              kind: r.kind,
-              turnId: c.turnId,
-              visibleAt: visibleAt[i] === undefined ? null : new Date(visibleAt[i]!),
-            })),
-            skipDuplicates: true,
-            select: { id: true, key: true, text: true, visibleAt: true },
-          })
-        : [];
-      const byKey = new Map(inserted.map((m) => [m.key, m]));
-      const replies = c.replies.flatMap((r) => {
-        const m = byKey.get(r.key);
-        return m ? [{ id: m.id, text: m.text, ...(m.visibleAt && { visibleAt: m.visibleAt.getTime() }) }] : [];
-      });
-
-      if (c.webhookUrl && inserted.length > 0) {
-        await tx.delivery.createMany({
-          data: inserted.map((m) => ({
-            tenantId: c.tenantId,
-            channelId: c.channelId,
-            messageId: m.id,
-            url: c.webhookUrl!,
-            // A delayed reply is delivered when it becomes visible, not before.
-            nextAttemptAt: m.visibleAt ?? now,
-          })),
-          skipDuplicates: true,
-        });
-      }
-      if (c.wakes.length > 0) {
-        await tx.wake.createMany({
-          data: c.wakes.map((w) => ({ tenantId: c.tenantId, sessionId: c.sessionId, key: w.key, dueAt: new Date(w.at) })),
-          skipDuplicates: true,
-        });
-      }
-      if (c.firedWake !== undefined) {
-        await tx.wake.updateMany({
-          where: { sessionId: c.sessionId, key: c.firedWake, status: 'scheduled' },
-          data: { status: 'fired', firedAt: now },
-        });
-      }
-
-      const commitMs = Date.now() - t0;
-      const totalMs = Date.now() - c.startedAt;
-      await tx.turn.update({ where: { id: c.turnId }, data: { commitMs, totalMs } });
-      // Last: the roll-up row is shared by every turn of the agent that day (see recordTurnUsage).
-      await recordTurnUsage(tx, {
-        tenantId: c.tenantId,
-        agentId: c.agentId,
-        sessionId: c.sessionId,
-        at: now,
-        llmCalls: c.usage.llmCalls,
-        inputTokens: c.usage.inputTokens,
-        outputTokens: c.usage.outputTokens,
-        cachedInputTokens: c.usage.cachedInputTokens,
-        queueWaitMs: Math.max(0, Math.round(c.queueWaitMs)),
-        modelMs: c.usage.modelMs,
-        toolsMs: c.usage.toolsMs,
-        commitMs,
-        totalMs,
-        outcomeCodes: c.usage.outcomeCodes,
-        deferred: c.usage.outcomes.some((o) => o.status === 'deferred'),
-        failed: c.inboundStatus === 'failed' || c.usage.outcomes.some((o) => o.status === 'failed'),
-      });
-      return { turnId: c.turnId, answered: c.answered, replies, version, commitMs, totalMs };
-    }, COMMIT_TRANSACTION);
+    const now = Date.now();
+    const version = c.expectedVersion + 1;
+    const visibleAt = visibleTimes(c.replies, now);
+    const payload = {
+      turnId: c.turnId,
+      tenantId: c.tenantId,
+      sessionId: c.sessionId,
+      channelId: c.channelId,
+      agentId: c.agentId,
+      agentVersion: c.agentVersion,
+      provider: c.provider.name,
+      model: c.provider.model,
+      llmCalls: c.usage.llmCalls,
+      inputTokens: c.usage.inputTokens,
+      outputTokens: c.usage.outputTokens,
+      cachedInputTokens: c.usage.cachedInputTokens,
+      outcomeCodes: c.usage.outcomeCodes,
+      outcomes: c.usage.outcomes,
+      trace: c.usage.trace,
+      queueWaitMs: Math.max(0, Math.round(c.queueWaitMs)),
+      modelMs: c.usage.modelMs,
+      toolsMs: c.usage.toolsMs,
+      answered: c.answered,
+      inboundStatus: c.inboundStatus,
+      expectedVersion: c.expectedVersion,
+      state: c.state && { ...c.state, version },
+      replies: c.replies.map((r, i) => ({ key: r.key, text: r.text, kind: r.kind, visibleAt: visibleAt[i] ?? null })),
+      webhookUrl: c.webhookUrl,
+      wakes: c.wakes.map((w) => ({ key: w.key, at: new Date(w.at).getTime() })),
+      now,
+      firedWake: c.firedWake ?? null,
+      elapsedMs: Math.max(0, now - c.startedAt),
+      usageSlot: usageSlot(c.sessionId),
+      latencyBounds: LATENCY_BUCKET_BOUNDS_MS,
+      deferred: c.usage.outcomes.some((o) => o.status === 'deferred'),
+      failed: c.inboundStatus === 'failed' || c.usage.outcomes.some((o) => o.status === 'failed'),
+    };
+    let result: CommitFunctionResult;
+    try {
+      const [row] = await this.prisma.$queryRaw<{ result: CommitFunctionResult }[]>`SELECT sb_commit_turn(${JSON.stringify(payload)}::jsonb) AS result`;
+      result = row.result;
+    } catch (err) {
+      const state = sqlStateOf(err);
+      if (state === ALREADY_ANSWERED) throw new MessageAlreadyAnsweredError(c.answered);
+      if (state === VERSION_CONFLICT) throw new SessionVersionConflictError(c.sessionId, c.expectedVersion);
+      throw err;
+    }
+    return { turnId: c.turnId, answered: c.answered, replies: result.replies, version: result.version, commitMs: result.commitMs, totalMs: result.totalMs };
   }
+}
+
+/** What sb_commit_turn returns. */
+interface CommitFunctionResult {
+  version: number;
+  commitMs: number;
+  totalMs: number;
+  replies: { id: string; text: string; visibleAt?: number }[];
+}
+
+// The SQLSTATEs sb_commit_turn raises for its two checks.
+const ALREADY_ANSWERED = 'SB409';
+const VERSION_CONFLICT = 'SB412';
+
+/** The Postgres SQLSTATE behind a failed raw query, as Prisma's driver adapter reports it. */
+function sqlStateOf(err: unknown): string | undefined {
+  if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
+  const meta = err.meta as { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } } | undefined;
+  const code = meta?.driverAdapterError?.cause?.originalCode ?? meta?.driverAdapterError?.cause?.code ?? meta?.code;
+  return typeof code === 'string' ? code : undefined;
 }
 
 /**
