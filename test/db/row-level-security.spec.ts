@@ -129,6 +129,40 @@ describe('row-level security', () => {
     expect(await prisma.tenant.count({ where: { id: { in: [a.tenant.id, b.tenant.id] } } })).toBe(2);
   });
 
+  // Ingest's one-round-trip function (sb_accept_inbound) scopes its own statement the same way.
+  describe('sb_accept_inbound', () => {
+    const accept = (tenantId: string, f: TenantFixture, session: string, externalId: string | null) =>
+      prisma.$queryRaw<{ message_id: string; duplicate: boolean }[]>`
+        SELECT * FROM sb_accept_inbound(${tenantId}::uuid, ${f.channel.id}::uuid, ${f.agent.id}::uuid, ${session}::text,
+          'hello'::text, ${externalId}::text, 'queued'::"MessageStatus", NULL::text, now())`;
+
+    it("stores the message of the key's tenant, and a repeated message id returns the first one", async () => {
+      const [first] = await accept(a.tenant.id, a, 'rls-fn-1', 'rls-fn-ext-1');
+      const [again] = await accept(a.tenant.id, a, 'rls-fn-1', 'rls-fn-ext-1');
+      expect(first.duplicate).toBe(false);
+      expect(again).toEqual({ ...first, duplicate: true });
+      expect(await prisma.message.count({ where: { channelId: a.channel.id, externalId: 'rls-fn-ext-1' } })).toBe(1);
+    });
+
+    it("refuses to touch another tenant's session, and finds no other tenant's message by its id", async () => {
+      const [theirs] = await accept(b.tenant.id, b, 'rls-fn-2', 'rls-fn-ext-2');
+      const before = await ownerCount('Message', b.tenant.id);
+      // Tenant A naming B's session: B's message id is not visible to A's scope, and updating
+      // B's session row is refused. (Which channel a key may name is the API key's to decide.)
+      await expect(accept(a.tenant.id, b, 'rls-fn-2', 'rls-fn-ext-2')).rejects.toThrow(/row-level security/);
+      expect(await ownerCount('Message', b.tenant.id)).toBe(before);
+      expect(theirs.duplicate).toBe(false);
+    });
+
+    it('leaves the pooled connection unscoped after the call', async () => {
+      await accept(a.tenant.id, a, 'rls-fn-4', null);
+      const [row] = await prisma.$queryRaw<{ role: string; tenant: string | null }[]>`
+        SELECT current_user AS role, NULLIF(current_setting('app.tenant_id', true), '') AS tenant`;
+      expect(row.role).not.toBe(TENANT_ROLE);
+      expect(row.tenant).toBeNull();
+    });
+  });
+
   it('rejects a tenant id that is not a uuid', async () => {
     await expect(withTenant(prisma, "x' OR true --", (tx) => tx.agent.count())).rejects.toThrow('withTenant needs a tenant uuid');
   });
