@@ -8,6 +8,7 @@ import type { WorkerEnv } from './config/worker-env';
 import { WorkerEnvModule } from './config/worker-env.module';
 import { DeliveriesModule } from './deliveries/deliveries.module';
 import { SweeperModule } from './sweeper/sweeper.module';
+import { UsageModule } from './usage/usage.module';
 import { SessionToolsModule } from './tools/builtin/session-tools.module';
 import { ToolSyncModule } from './tools/tool-sync.module';
 import { ToolsModule } from './tools/tools.module';
@@ -45,6 +46,7 @@ export class WorkerModule {
         TurnsModule,
         WorkerMetricsModule,
         SweeperModule,
+        UsageModule,
         DeliveriesModule,
       ],
     };

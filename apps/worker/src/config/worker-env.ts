@@ -35,6 +35,8 @@ const workerOnlySchema = z.object({
   SWEEPER_INTERVAL_MS: z.coerce.number().int().min(200).max(3_600_000).default(30_000),
   /** A message still queued this long after it was accepted is re-enqueued by the sweeper. */
   SWEEPER_GRACE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  /** How often one worker (at a time) folds past days' usage roll-up slots into one row (UsageSlotFolder). */
+  USAGE_FOLD_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(3_600_000),
   /** Port of the worker's Prometheus endpoint (GET /metrics); 0 turns it off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   /** Address it listens on. */

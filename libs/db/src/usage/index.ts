@@ -2,3 +2,4 @@ export * from './latency-buckets';
 export * from './read-usage';
 export * from './record-turn-usage';
 export * from './usage-slot';
+export * from './fold-usage-slots';
