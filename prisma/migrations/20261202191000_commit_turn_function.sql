@@ -59,7 +59,7 @@ $$;
 -- The turn's commit. `p` is the JSON the worker builds (apps/worker/src/turns/commit-turn.ts):
 -- ids, provider and usage, `answered` (inbound ids), `inboundStatus`, `expectedVersion`, `state`
 -- (the session blob to save, version included, or null to keep it), `replies` ({key, text,
--- kind, visibleAt?} in order), `now` (the worker's clock, epoch ms), `webhookUrl`, `wakes` ({key, at}), `firedWake`, `elapsedMs` (the
+-- kind, visibleAt?} in order), `now` (the worker's clock, epoch ms), `wakes` ({key, at}), `firedWake`, `elapsedMs` (the
 -- turn's time before this call), `usageSlot`, `latencyBounds`, `deferred`, `failed`.
 -- Returns {version, commitMs, totalMs, replies: [{id, text, visibleAt?}]} (the replies inserted).
 CREATE FUNCTION sb_commit_turn(p JSONB) RETURNS JSONB LANGUAGE plpgsql VOLATILE AS $$
@@ -79,6 +79,8 @@ DECLARE
   v_commit_ms INT;
   v_total_ms INT;
   v_buckets INT[];
+  -- Replies are delivered to the channel's webhook as it is at commit (null: none).
+  v_webhook TEXT := (SELECT "webhookUrl" FROM "Channel" WHERE "id" = (p->>'channelId')::uuid);
   -- The worker's clock at commit, as before this function: visibleAt times are computed from it.
   v_now TIMESTAMPTZ := to_timestamp((p->>'now')::double precision / 1000);
 BEGIN
@@ -124,10 +126,10 @@ BEGIN
     v_replies := v_replies || jsonb_build_array(jsonb_strip_nulls(jsonb_build_object(
       'id', v_inserted."id", 'text', v_inserted."text",
       'visibleAt', round(extract(epoch FROM v_inserted."visibleAt") * 1000)::bigint)));
-    IF p->>'webhookUrl' IS NOT NULL THEN
+    IF v_webhook IS NOT NULL THEN
       -- A delayed reply is delivered when it becomes visible, not before.
       INSERT INTO "Delivery" ("tenantId", "channelId", "messageId", "url", "nextAttemptAt")
-      VALUES (v_tenant, v_channel, v_inserted."id", p->>'webhookUrl', COALESCE(v_inserted."visibleAt", v_now))
+      VALUES (v_tenant, v_channel, v_inserted."id", v_webhook, COALESCE(v_inserted."visibleAt", v_now))
       ON CONFLICT ("messageId") DO NOTHING;
     END IF;
   END LOOP;

@@ -28,6 +28,8 @@ describe('commit of replies with afterMs', () => {
   it('stores visibleAt per reply and makes each webhook delivery due at its visibleAt', async () => {
     const rows = await createSessionRows(prisma);
     const [inbound] = await queueInbound(prisma, rows, ['oi']);
+    // The commit delivers to the channel's webhook as it is then.
+    await prisma.channel.update({ where: { id: rows.channelId }, data: { webhookUrl: 'https://example.test/hook' } });
     const startedAt = Date.now();
     const commit: TurnCommit = {
       turnId: randomUUID(),
@@ -47,7 +49,6 @@ describe('commit of replies with afterMs', () => {
       queueWaitMs: 0,
       startedAt,
       wakes: [],
-      webhookUrl: 'https://example.test/hook',
     };
 
     const committed = await mod.get(CommitTurn).execute(commit);

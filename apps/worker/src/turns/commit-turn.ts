@@ -38,8 +38,6 @@ export interface TurnCommit {
   wakes: ScheduledWake[];
   /** The wake key this turn ran for, marked fired. */
   firedWake?: string;
-  /** The channel's webhook: each reply gets a pending Delivery to it. */
-  webhookUrl: string | null;
 }
 
 export interface CommittedTurn {
@@ -58,9 +56,9 @@ export interface CommittedTurn {
  * answered (only if still queued: a second commit for the same message rolls back whole), the
  * session state behind a version check (a stale save rolls back and the caller replays), the
  * outbound replies (unique per session and engine key, so a replay inserts nothing twice) with
- * their webhook deliveries, the wakes it scheduled and the one it fired, and last the daily
- * usage roll-up. The function's two checks come back as MessageAlreadyAnsweredError and
- * SessionVersionConflictError.
+ * their webhook deliveries (to the channel's webhook as it is at commit), the wakes it scheduled
+ * and the one it fired, and last the daily usage roll-up. The function's two checks come back
+ * as MessageAlreadyAnsweredError and SessionVersionConflictError.
  */
 @Injectable()
 export class CommitTurn {
@@ -94,7 +92,6 @@ export class CommitTurn {
       expectedVersion: c.expectedVersion,
       state: c.state && { ...c.state, version },
       replies: c.replies.map((r, i) => ({ key: r.key, text: r.text, kind: r.kind, visibleAt: visibleAt[i] ?? null })),
-      webhookUrl: c.webhookUrl,
       wakes: c.wakes.map((w) => ({ key: w.key, at: new Date(w.at).getTime() })),
       now,
       firedWake: c.firedWake ?? null,

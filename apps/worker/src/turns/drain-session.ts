@@ -11,6 +11,8 @@ export interface DrainRequest {
   sessionId: string;
   /** The message whose job is draining; the drain never stops before it is settled. */
   ownMessageId?: string;
+  /** The session's agent when the caller read it already (messageState); else the drain reads it. */
+  agentId?: string;
   lease: Lease;
   /** True once the worker is shutting down: finish the own message, leave the rest to their jobs. */
   stopping: () => boolean;
@@ -40,6 +42,17 @@ export class DrainSession {
     private readonly agents: AgentCatalog,
   ) {}
 
+  /**
+   * What a job needs before it takes the lease, in one query: whether its message still waits
+   * for an answer, and its session's agent (the drain's policy comes from it).
+   */
+  async messageState(tenantId: string, messageId: string): Promise<{ settled: boolean; agentId?: string }> {
+    const [row] = await this.prisma.$queryRaw<{ status: string; agentId: string }[]>`
+      SELECT m."status", s."agentId" FROM "Message" m JOIN "Session" s ON s."id" = m."sessionId"
+       WHERE m."id" = ${messageId}::uuid AND m."tenantId" = ${tenantId}::uuid`;
+    return row ? { settled: row.status !== 'queued', agentId: row.agentId } : { settled: true };
+  }
+
   /** True when the message no longer waits for an answer (answered, failed, or gone). */
   async isSettled(tenantId: string, messageId: string): Promise<boolean> {
     const m = await this.prisma.message.findFirst({ where: { id: messageId, tenantId }, select: { status: true } });
@@ -50,7 +63,7 @@ export class DrainSession {
     let turns = 0;
     let ownSettled = !req.ownMessageId;
     // Once per drain (a policy edit applies from the next drain); `pending` finds what is left.
-    const policy = await this.policyOf(req.tenantId, req.sessionId);
+    const policy = await this.policyOf(req.tenantId, req.sessionId, req.agentId);
     while (req.lease.isHeld) {
       // Only a stopping worker needs to know whether its own message is answered yet.
       if (req.stopping()) {
@@ -94,11 +107,11 @@ export class DrainSession {
   }
 
   /** The agent's policy; `sequential` when the agent cannot be loaded (the turn then records why). */
-  private async policyOf(tenantId: string, sessionId: string): Promise<DoubleTextingConfig> {
-    const session = await this.prisma.session.findFirst({ where: { id: sessionId, tenantId }, select: { agentId: true } });
-    if (!session) return SEQUENTIAL;
+  private async policyOf(tenantId: string, sessionId: string, knownAgentId?: string): Promise<DoubleTextingConfig> {
+    const agentId = knownAgentId ?? (await this.prisma.session.findFirst({ where: { id: sessionId, tenantId }, select: { agentId: true } }))?.agentId;
+    if (!agentId) return SEQUENTIAL;
     try {
-      return (await this.agents.forAgent(tenantId, session.agentId)).config.doubleTexting ?? SEQUENTIAL;
+      return (await this.agents.forAgent(tenantId, agentId)).config.doubleTexting ?? SEQUENTIAL;
     } catch (err) {
       this.logger.warn({ msg: 'agent not loadable; answering one message at a time', sessionId, error: (err as Error).message });
       return SEQUENTIAL;

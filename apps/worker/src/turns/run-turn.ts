@@ -33,7 +33,6 @@ export type TurnTrigger =
 
 interface SessionRow {
   id: string;
-  channel: { webhookUrl: string | null };
   tenantId: string;
   status: 'active' | 'handed_off';
   channelId: string;
@@ -83,7 +82,6 @@ export class RunTurn {
           agentId: true,
           state: true,
           version: true,
-          channel: { select: { webhookUrl: true } },
         },
       });
       const turnId = randomUUID();
@@ -180,7 +178,6 @@ export class RunTurn {
       provider: loaded?.provider ?? { name: 'none', model: 'none' },
       answered: trigger.kind === 'messages' ? trigger.messages.map((m) => m.id) : [],
       expectedVersion: session.version,
-      webhookUrl: session.channel.webhookUrl,
       ...(trigger.kind !== 'messages' && { firedWake: trigger.key }),
       queueWaitMs:
         trigger.kind === 'messages' ? firstStart - trigger.messages[0].createdAt.getTime() : Math.max(0, firstStart - trigger.at),

@@ -60,12 +60,13 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
 
   async process(job: TurnJob, token?: string): Promise<TurnJobResult> {
     const { tenantId, sessionId, messageId } = job.data;
-    if (messageId && (await this.drain.isSettled(tenantId, messageId))) return { status: 'already-answered' };
+    const own = messageId ? await this.drain.messageState(tenantId, messageId) : undefined;
+    if (own?.settled) return { status: 'already-answered' };
 
     const lease = await this.leases.acquire(sessionId);
     if (!lease) return this.retryLater(job, token);
     try {
-      return job.data.wake ? await this.wake(job, token, lease) : await this.answer(job, token, lease);
+      return job.data.wake ? await this.wake(job, token, lease) : await this.answer(job, token, lease, own?.agentId);
     } catch (err) {
       if (err instanceof DelayedError) throw err;
       // The provider is down for now: the messages stay queued and this job comes back later.
@@ -80,9 +81,9 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     }
   }
 
-  private async answer(job: TurnJob, token: string | undefined, lease: Lease): Promise<TurnJobResult> {
+  private async answer(job: TurnJob, token: string | undefined, lease: Lease, agentId: string | undefined): Promise<TurnJobResult> {
     const { tenantId, sessionId, messageId } = job.data;
-    const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, lease, stopping: () => this.stopping });
+    const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, agentId, lease, stopping: () => this.stopping });
     if (!result.ownSettled) return this.retryLater(job, token);
     return { status: 'drained', turns: result.turns };
   }
