@@ -22,7 +22,8 @@ import { RedisSessionEventsSubscriber, SessionEventsSubscriber } from './session
       provide: REDIS,
       inject: [ENV],
       // No offline queue: a command while Redis is down fails at once (health says "down")
-      // instead of hanging the request.
+      // instead of hanging the request. Auto-pipelining sends the commands of concurrent
+      // requests (the rate limiters' scripts) issued in one tick as one socket write.
       useFactory: (env: Env) => {
         new Logger('Backend').log(
           queueBackend(env) === 'postgres'
@@ -30,7 +31,7 @@ import { RedisSessionEventsSubscriber, SessionEventsSubscriber } from './session
             : 'backend: redis (queue, session events and rate limits on REDIS_URL)',
         );
         if (queueBackend(env) === 'postgres') return null;
-        const redis = new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1 });
+        const redis = new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true });
         redis.on('error', () => undefined); // reconnects by itself; health reports the state
         return redis;
       },
