@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { Action } from '@falai/agent';
 import type { TurnContext } from '../tools/agent-tool.decorator';
+import { discoverMarked, type MarkedProvider } from '../discovery/discover-marked';
 import { AgentActionMarker, type AgentActionHandler, type AgentActionOptions } from './agent-action.decorator';
 
 export class DuplicateActionNameError extends Error {
@@ -31,28 +32,27 @@ export interface RegisteredActionInfo {
 @Injectable()
 export class ActionRegistry implements OnModuleInit {
   private readonly logger = new Logger(ActionRegistry.name);
-  private readonly actions = new Map<string, { action: Action<TurnContext>; info: RegisteredActionInfo }>();
+  private actions = new Map<string, { action: Action<TurnContext>; info: RegisteredActionInfo }>();
 
   constructor(private readonly discovery: DiscoveryService) {}
 
   onModuleInit(): void {
-    for (const wrapper of this.discovery.getProviders({ metadataKey: AgentActionMarker.KEY })) {
-      const options = this.discovery.getMetadataByDecorator(AgentActionMarker, wrapper) as AgentActionOptions;
-      const instance = wrapper.instance as AgentActionHandler | undefined;
-      const className = wrapper.metatype?.name ?? String(wrapper.name);
-      if (!instance || typeof instance.handle !== 'function') throw new InvalidActionProviderError(className, options.name);
-      const existing = this.actions.get(options.name);
-      if (existing) throw new DuplicateActionNameError(options.name, [existing.info.provider, className]);
-      this.actions.set(options.name, {
+    this.actions = discoverMarked(this.discovery, this.logger, {
+      marker: AgentActionMarker,
+      nameOf: (options: AgentActionOptions) => options.name,
+      method: 'handle',
+      plural: 'actions',
+      invalid: (className, name) => new InvalidActionProviderError(className, name),
+      duplicate: (name, classes) => new DuplicateActionNameError(name, classes),
+      build: ({ options, instance, className }: MarkedProvider<AgentActionOptions, AgentActionHandler>) => ({
         action: {
           name: options.name,
           ...(options.params && { params: options.params }),
           handler: (params, ctx) => instance.handle(params, { ...ctx, idempotencyKey: ctx.key }),
-        },
+        } satisfies Action<TurnContext>,
         info: { name: options.name, description: options.description, params: options.params, provider: className },
-      });
-    }
-    this.logger.log(`actions registered: ${[...this.actions.keys()].sort().join(', ') || '(none)'}`);
+      }),
+    });
   }
 
   list(): RegisteredActionInfo[] {

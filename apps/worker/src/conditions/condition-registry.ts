@@ -2,6 +2,7 @@ import { Injectable, Logger, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { Condition } from '@falai/agent';
 import type { TurnContext } from '../tools/agent-tool.decorator';
+import { discoverMarked, type MarkedProvider } from '../discovery/discover-marked';
 import { AgentConditionMarker, type AgentConditionHandler, type AgentConditionOptions } from './agent-condition.decorator';
 
 export class DuplicateConditionNameError extends Error {
@@ -30,24 +31,23 @@ export interface RegisteredConditionInfo {
 @Injectable()
 export class ConditionRegistry implements OnModuleInit {
   private readonly logger = new Logger(ConditionRegistry.name);
-  private readonly conditions = new Map<string, { condition: Condition<TurnContext>; info: RegisteredConditionInfo }>();
+  private conditions = new Map<string, { condition: Condition<TurnContext>; info: RegisteredConditionInfo }>();
 
   constructor(private readonly discovery: DiscoveryService) {}
 
   onModuleInit(): void {
-    for (const wrapper of this.discovery.getProviders({ metadataKey: AgentConditionMarker.KEY })) {
-      const options = this.discovery.getMetadataByDecorator(AgentConditionMarker, wrapper) as AgentConditionOptions;
-      const instance = wrapper.instance as AgentConditionHandler | undefined;
-      const className = wrapper.metatype?.name ?? String(wrapper.name);
-      if (!instance || typeof instance.test !== 'function') throw new InvalidConditionProviderError(className, options.name);
-      const existing = this.conditions.get(options.name);
-      if (existing) throw new DuplicateConditionNameError(options.name, [existing.info.provider, className]);
-      this.conditions.set(options.name, {
-        condition: { name: options.name, test: (ctx) => instance.test(ctx) },
+    this.conditions = discoverMarked(this.discovery, this.logger, {
+      marker: AgentConditionMarker,
+      nameOf: (options: AgentConditionOptions) => options.name,
+      method: 'test',
+      plural: 'conditions',
+      invalid: (className, name) => new InvalidConditionProviderError(className, name),
+      duplicate: (name, classes) => new DuplicateConditionNameError(name, classes),
+      build: ({ options, instance, className }: MarkedProvider<AgentConditionOptions, AgentConditionHandler>) => ({
+        condition: { name: options.name, test: (ctx) => instance.test(ctx) } satisfies Condition<TurnContext>,
         info: { name: options.name, description: options.description, provider: className },
-      });
-    }
-    this.logger.log(`conditions registered: ${[...this.conditions.keys()].sort().join(', ') || '(none)'}`);
+      }),
+    });
   }
 
   list(): RegisteredConditionInfo[] {

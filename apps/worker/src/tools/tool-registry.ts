@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger, Optional, type OnModuleInit } from '@nestjs/common';
 import { DiscoveryService } from '@nestjs/core';
 import type { AnyTool } from '@falai/agent';
+import { discoverMarked, type MarkedProvider } from '../discovery/discover-marked';
 import { AgentToolMarker, type AgentToolHandler, type AgentToolOptions } from './agent-tool.decorator';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { toEngineTool } from './to-engine-tool';
@@ -40,7 +41,7 @@ function flagOf(flag: AgentToolOptions['isReadOnly']): boolean {
 @Injectable()
 export class ToolRegistry implements OnModuleInit {
   private readonly logger = new Logger(ToolRegistry.name);
-  private readonly tools = new Map<string, { tool: AnyTool; info: RegisteredToolInfo }>();
+  private tools = new Map<string, { tool: AnyTool; info: RegisteredToolInfo }>();
 
   constructor(
     private readonly discovery: DiscoveryService,
@@ -49,14 +50,14 @@ export class ToolRegistry implements OnModuleInit {
   ) {}
 
   onModuleInit(): void {
-    for (const wrapper of this.discovery.getProviders({ metadataKey: AgentToolMarker.KEY })) {
-      const options = this.discovery.getMetadataByDecorator(AgentToolMarker, wrapper) as AgentToolOptions;
-      const instance = wrapper.instance as AgentToolHandler | undefined;
-      const className = wrapper.metatype?.name ?? String(wrapper.name);
-      if (!instance || typeof instance.handle !== 'function') throw new InvalidToolProviderError(className, options.id);
-      const existing = this.tools.get(options.id);
-      if (existing) throw new DuplicateToolIdError(options.id, [existing.info.provider, className]);
-      this.tools.set(options.id, {
+    this.tools = discoverMarked(this.discovery, this.logger, {
+      marker: AgentToolMarker,
+      nameOf: (options: AgentToolOptions) => options.id,
+      method: 'handle',
+      plural: 'tools',
+      invalid: (className, id) => new InvalidToolProviderError(className, id),
+      duplicate: (id, classes) => new DuplicateToolIdError(id, classes),
+      build: ({ options, instance, className }: MarkedProvider<AgentToolOptions, AgentToolHandler>) => ({
         tool: toEngineTool(instance, options, this.env?.TOOL_TIMEOUT_MS ?? DEFAULT_TOOL_TIMEOUT_MS),
         info: {
           id: options.id,
@@ -66,9 +67,8 @@ export class ToolRegistry implements OnModuleInit {
           destructive: flagOf(options.isDestructive),
           provider: className,
         },
-      });
-    }
-    this.logger.log(`tools registered: ${[...this.tools.keys()].sort().join(', ') || '(none)'}`);
+      }),
+    });
   }
 
   /** Every registered tool, for listing and syncing. */
