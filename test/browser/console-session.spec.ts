@@ -1,34 +1,20 @@
 import { DEV_AUTH_SECRET } from '@switchboard/config';
-import type { PrismaClient } from '@switchboard/db';
 import { SignJWT } from 'jose';
-import type { Browser, Page } from 'playwright-core';
-import { createTenant, createUser, openDb } from '../integration/admin/support/admin-fixtures';
-import { launchChromium } from './support/chromium';
-import { ensureConsoleBuilt } from './support/console-build';
+import type { Page } from 'playwright-core';
+import { createTenant, createUser } from '../integration/admin/support/admin-fixtures';
 import { openConsole, openList } from './support/console-page';
+import { useConsoleSuite } from './support/console-suite';
 
 // The console's login session in a real browser: an expired access token is refreshed through
 // the HttpOnly cookie without the user noticing, and logging out ends the session on the server.
 
 jest.setTimeout(240_000);
 
-let db: PrismaClient;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureConsoleBuilt();
-  db = openDb();
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await db?.$disconnect();
-});
+const suite = useConsoleSuite();
 
 /** An access token for the user's live session that expired a minute ago. */
 async function expiredToken(userId: string): Promise<string> {
-  const live = await db.authSession.findFirstOrThrow({ where: { userId, revokedAt: null } });
+  const live = await suite.db.authSession.findFirstOrThrow({ where: { userId, revokedAt: null } });
   const now = Math.floor(Date.now() / 1000);
   return new SignJWT({ sid: live.id })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
@@ -51,9 +37,9 @@ async function tokenChange(page: Page, stale: string): Promise<void> {
 
 describe('the console session', () => {
   it('refreshes an expired access token transparently, keeps the refresh token out of reach of scripts, and logs out on the server', async () => {
-    const t = await createTenant(db);
-    const user = await createUser(db, 'owner', t.tenant.id);
-    const { page, close } = await openConsole(browser, user.email);
+    const t = await createTenant(suite.db);
+    const user = await createUser(suite.db, 'owner', t.tenant.id);
+    const { page, close } = await openConsole(suite.browser, user.email);
     let failed: unknown;
     try {
       // The refresh token is an HttpOnly cookie: page scripts see no trace of it.
@@ -71,13 +57,13 @@ describe('the console session', () => {
       const fresh = await page.evaluate("localStorage.getItem('switchboard.accessToken')");
       expect(fresh).toEqual(expect.any(String));
       expect(fresh).not.toBe(stale);
-      expect(await db.authSession.count({ where: { userId: user.id } })).toBe(2);
-      expect(await db.authSession.count({ where: { userId: user.id, revokedAt: null } })).toBe(1);
+      expect(await suite.db.authSession.count({ where: { userId: user.id } })).toBe(2);
+      expect(await suite.db.authSession.count({ where: { userId: user.id, revokedAt: null } })).toBe(1);
 
       await page.getByRole('button', { name: 'Profile' }).click();
       await page.getByRole('menuitem', { name: 'Logout' }).click();
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
-      expect(await db.authSession.count({ where: { userId: user.id, revokedAt: null } })).toBe(0);
+      expect(await suite.db.authSession.count({ where: { userId: user.id, revokedAt: null } })).toBe(0);
       expect((await page.context().cookies()).find((c) => c.name === 'sb_refresh')).toBeUndefined();
     } catch (err) {
       failed = err;

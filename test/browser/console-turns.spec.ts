@@ -1,14 +1,12 @@
-import { mkdirSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import type { PrismaClient } from '@switchboard/db';
-import type { Browser, Page } from 'playwright-core';
-import { createSession, createTenant, createTurn, createUser, openDb, PASSWORD, unique } from '../integration/admin/support/admin-fixtures';
+import type { Page } from 'playwright-core';
+import { createSession, createTenant, createTurn, createUser, unique } from '../integration/admin/support/admin-fixtures';
 import { startPrivateApi, type PrivateApi } from '../integration/worker/support/private-api';
 import type { WorkerProcess } from '../support/worker-process';
-import { launchChromium } from './support/chromium';
-import { ensureConsoleBuilt } from './support/console-build';
+import { openConsole } from './support/console-page';
+import { SCREENSHOTS, useConsoleSuite } from './support/console-suite';
 import { startWorkerPatiently } from './support/worker';
 
 // The console's views of what happens inside turns and tools, in headless Chromium: a turn's
@@ -17,19 +15,15 @@ import { startWorkerPatiently } from './support/worker';
 // this suite's worker (which may call localhost), not another suite's.
 jest.setTimeout(300_000);
 
-const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const LONG_RESULT = JSON.stringify({ diaria: 320, moeda: 'BRL', politica: 'Cancelamento grátis até 48 h antes. '.repeat(20) });
 
-let db: PrismaClient;
+const suite = useConsoleSuite({ screenshots: true });
 let api: PrivateApi;
 let worker: WorkerProcess;
-let browser: Browser;
 let receiver: Server;
 let receiverPort: number;
 
 beforeAll(async () => {
-  ensureConsoleBuilt();
-  db = openDb();
   receiver = createServer((req, res) => {
     req.resume();
     req.on('end', () => {
@@ -41,39 +35,13 @@ beforeAll(async () => {
   receiverPort = (receiver.address() as AddressInfo).port;
   api = await startPrivateApi();
   worker = await startWorkerPatiently({ QUEUE_PREFIX: api.queuePrefix, OUTBOUND_ALLOWED_HOSTS: 'localhost' });
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
   await worker?.stop();
   await api?.stop();
   if (receiver) await new Promise((r) => receiver.close(r));
-  await db?.$disconnect();
 });
-
-/** A logged-in console on the private API; `close(err)` keeps a screenshot of a failure under .tmp/. */
-async function consoleAs(email: string): Promise<{ page: Page; close: (failed?: unknown) => Promise<void> }> {
-  const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
-  const page = await context.newPage();
-  page.setDefaultTimeout(60_000);
-  await page.goto(`${api.baseUrl}/admin/`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
-  await page.getByTestId('stat-sessions').waitFor();
-  return {
-    page,
-    close: async (failed?: unknown) => {
-      if (failed) {
-        mkdirSync(join(__dirname, '..', '..', '.tmp'), { recursive: true });
-        await page.screenshot({ path: join(__dirname, '..', '..', '.tmp', `console-turns-failure-${Date.now()}.png`), fullPage: true }).catch(() => undefined);
-      }
-      await context.close();
-    },
-  };
-}
 
 /** Picks a tenant in the app bar's switcher: types to search, then clicks the match. */
 async function switchTenant(page: Page, name: string): Promise<void> {
@@ -85,7 +53,8 @@ async function switchTenant(page: Page, name: string): Promise<void> {
 }
 
 async function run(email: string, steps: (page: Page) => Promise<void>): Promise<void> {
-  const { page, close } = await consoleAs(email);
+  // The private API's console; a failure's screenshot goes under .tmp/.
+  const { page, close } = await openConsole(suite.browser, email, { baseUrl: api.baseUrl, failureName: 'console-turns-failure' });
   try {
     await steps(page);
   } catch (err) {
@@ -97,12 +66,12 @@ async function run(email: string, steps: (page: Page) => Promise<void>): Promise
 
 describe('the console, inside turns and tools', () => {
   it('shows a turn’s model and tool calls, arguments, results and outcome lines in the session view', async () => {
-    const t = await createTenant(db);
-    const owner = await createUser(db, 'owner', t.tenant.id);
+    const t = await createTenant(suite.db);
+    const owner = await createUser(suite.db, 'owner', t.tenant.id);
     const externalKey = unique('whatsapp-trace');
-    const session = await createSession(db, t, { externalKey, texts: ['Quanto custa a diária em Curitiba?', 'A diária é R$ 320.'] });
-    const turn = await createTurn(db, t, session.id, { llmCalls: 2, inputTokens: 1850, outputTokens: 62, outcomeCodes: ['spoke'] });
-    await db.turn.update({
+    const session = await createSession(suite.db, t, { externalKey, texts: ['Quanto custa a diária em Curitiba?', 'A diária é R$ 320.'] });
+    const turn = await createTurn(suite.db, t, session.id, { llmCalls: 2, inputTokens: 1850, outputTokens: 62, outcomeCodes: ['spoke'] });
+    await suite.db.turn.update({
       where: { id: turn.id },
       data: {
         modelMs: 790,
@@ -143,9 +112,9 @@ describe('the console, inside turns and tools', () => {
   });
 
   it('test-calls an HTTP tool from its edit page: status, headers and body come back from a worker', async () => {
-    const t = await createTenant(db);
-    const owner = await createUser(db, 'owner', t.tenant.id);
-    const tool = await db.toolDefinition.create({
+    const t = await createTenant(suite.db);
+    const owner = await createUser(suite.db, 'owner', t.tenant.id);
+    const tool = await suite.db.toolDefinition.create({
       data: {
         tenantId: t.tenant.id,
         toolId: unique('quote').replace(/-/g, '_'),
@@ -175,13 +144,13 @@ describe('the console, inside turns and tools', () => {
   });
 
   it('lets a platform admin switch tenants: the lists and the dashboard show the picked tenant, or all', async () => {
-    const a = await createTenant(db);
-    const b = await createTenant(db);
+    const a = await createTenant(suite.db);
+    const b = await createTenant(suite.db);
     const keyA = unique('switch-a');
     const keyB = unique('switch-b');
-    await createSession(db, a, { externalKey: keyA, texts: ['oi'] });
-    await createSession(db, b, { externalKey: keyB, texts: ['olá', 'oi!', 'tudo bem?'] });
-    const admin = await createUser(db, 'platform_admin', null);
+    await createSession(suite.db, a, { externalKey: keyA, texts: ['oi'] });
+    await createSession(suite.db, b, { externalKey: keyB, texts: ['olá', 'oi!', 'tudo bem?'] });
+    const admin = await createUser(suite.db, 'platform_admin', null);
 
     await run(admin.email, async (page) => {
       const rows = (key: string) => page.getByRole('row').filter({ hasText: key });

@@ -1,11 +1,8 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PrismaClient } from '@switchboard/db';
-import type { Browser, Locator, Page } from 'playwright-core';
-import { adminGet, adminSend, createTenant, createUser, login, openDb, unique } from '../integration/admin/support/admin-fixtures';
-import { launchChromium } from './support/chromium';
-import { ensureConsoleBuilt } from './support/console-build';
+import type { Locator, Page } from 'playwright-core';
+import { adminGet, adminSend, createTenant, createUser, login, unique } from '../integration/admin/support/admin-fixtures';
 import { addChips, choose, openConsole, openList } from './support/console-page';
+import { SCREENSHOTS, useConsoleSuite } from './support/console-suite';
 
 // The rest of the flow language in the console's flow editor, in a real browser against the real
 // API: a collect step with a branch, an if step, a wait step with an else and a silence trigger,
@@ -13,22 +10,7 @@ import { addChips, choose, openConsole, openList } from './support/console-page'
 // that input; fixed, the published version holds exactly the FlowSpec that was entered.
 jest.setTimeout(600_000);
 
-const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
-
-let db: PrismaClient;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureConsoleBuilt();
-  db = openDb();
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await db?.$disconnect();
-});
+const suite = useConsoleSuite({ screenshots: true });
 
 /** What the inputs below enter, as the engine's FlowSpec. */
 const ENTERED = {
@@ -120,8 +102,8 @@ async function buildFlow(page: Page, token: string, agentId: string, waitFor: st
 
 describe('the flow editor, end to end', () => {
   it('builds branches, if, wait and silence with inputs; shows a bad duration at its input; publishes the FlowSpec as entered', async () => {
-    const t = await createTenant(db);
-    const owner = await createUser(db, 'owner', t.tenant.id);
+    const t = await createTenant(suite.db);
+    const owner = await createUser(suite.db, 'owner', t.tenant.id);
     const token = await login(owner.email);
     const name = unique('Reservas');
     const created = await adminSend(token, 'POST', '/v1/admin/agents', {
@@ -136,7 +118,7 @@ describe('the flow editor, end to end', () => {
     expect(created.status).toBe(201);
     const agentId = (created.body as { id: string }).id;
 
-    const { page, close } = await openConsole(browser, owner.email);
+    const { page, close } = await openConsole(suite.browser, owner.email);
     try {
       await openList(page, 'Agents');
       await page.getByRole('row').filter({ hasText: name }).click();

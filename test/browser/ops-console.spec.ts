@@ -1,15 +1,13 @@
 import { conciergeAgentConfig } from '@switchboard/agent-config';
-import type { PrismaClient } from '@switchboard/db';
 import { createBullQueue, QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
-import type { Browser, Page } from 'playwright-core';
-import { createSession, createTenant, createUser, openDb, PASSWORD, unique } from '../integration/admin/support/admin-fixtures';
+import type { Page } from 'playwright-core';
+import { createSession, createTenant, createUser, unique } from '../integration/admin/support/admin-fixtures';
 import { startOpsStack } from '../integration/ops/support/ops-stack';
 import { fixTurnFault, queuedMessage, refuseTurnsOf } from '../integration/ops/support/turn-fault';
 import { eventually } from '../integration/worker/support/private-api';
 import { createTenantFixture } from '../support/fixtures';
-import { launchChromium } from './support/chromium';
-import { ensureConsoleBuilt } from './support/console-build';
-import { notified, openConsole, openList } from './support/console-page';
+import { notified, openConsole, openList, signIn } from './support/console-page';
+import { useConsoleSuite } from './support/console-suite';
 
 // The operations pages in a browser: an operator finds a dead webhook delivery (list, channel
 // delivery log, Queues backlog), redrives it, and hands a session back to the bot; a viewer sees
@@ -19,27 +17,15 @@ import { notified, openConsole, openList } from './support/console-page';
 
 jest.setTimeout(60_000);
 
-let db: PrismaClient;
-let browser: Browser;
-
-beforeAll(async () => {
-  ensureConsoleBuilt();
-  db = openDb();
-  browser = await launchChromium();
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await db?.$disconnect();
-});
+const suite = useConsoleSuite();
 
 async function opsWorld() {
-  const t = await createTenant(db);
+  const t = await createTenant(suite.db);
   const externalKey = unique('wa-5541');
-  const session = await createSession(db, t, { externalKey, status: 'handed_off', texts: ['Quero falar com uma pessoa', 'Vou chamar um atendente.'] });
-  const reply = await db.message.findFirstOrThrow({ where: { sessionId: session.id, direction: 'outbound' } });
+  const session = await createSession(suite.db, t, { externalKey, status: 'handed_off', texts: ['Quero falar com uma pessoa', 'Vou chamar um atendente.'] });
+  const reply = await suite.db.message.findFirstOrThrow({ where: { sessionId: session.id, direction: 'outbound' } });
   // Not due (nextAttemptAt null): no dispatcher of another suite touches it before the redrive.
-  const delivery = await db.delivery.create({
+  const delivery = await suite.db.delivery.create({
     data: {
       tenantId: t.tenant.id,
       channelId: t.channel.id,
@@ -62,8 +48,8 @@ function acceptDialogs(page: Page): void {
 describe('the operations console', () => {
   it('shows a viewer no deliveries, queues, redrive or hand-back', async () => {
     const w = await opsWorld();
-    const viewer = await createUser(db, 'viewer', w.tenant.id);
-    const { page, close } = await openConsole(browser, viewer.email);
+    const viewer = await createUser(suite.db, 'viewer', w.tenant.id);
+    const { page, close } = await openConsole(suite.browser, viewer.email);
     try {
       await openList(page, 'Sessions');
       await page.getByRole('cell', { name: w.externalKey }).click();
@@ -80,8 +66,8 @@ describe('the operations console', () => {
 
   it('lets an operator find a dead delivery, redrive it, and hand a session back', async () => {
     const w = await opsWorld();
-    const operator = await createUser(db, 'operator', w.tenant.id);
-    const { page, close } = await openConsole(browser, operator.email);
+    const operator = await createUser(suite.db, 'operator', w.tenant.id);
+    const { page, close } = await openConsole(suite.browser, operator.email);
     acceptDialogs(page);
     try {
       // The Queues page counts the tenant's dead delivery (its own backlog, not BullMQ's global counts).
@@ -103,9 +89,9 @@ describe('the operations console', () => {
       await row.getByText(w.externalKey).waitFor();
       await row.getByTestId('redrive-delivery').click();
       await notified(page, 'Delivery queued again');
-      const audit = await db.auditLog.findFirstOrThrow({ where: { entityId: w.delivery.id, action: 'delivery.redrive' } });
+      const audit = await suite.db.auditLog.findFirstOrThrow({ where: { entityId: w.delivery.id, action: 'delivery.redrive' } });
       expect(audit.actorUserId).toBe(operator.id);
-      const after = await db.delivery.findUniqueOrThrow({ where: { id: w.delivery.id } });
+      const after = await suite.db.delivery.findUniqueOrThrow({ where: { id: w.delivery.id } });
       // Pending now; a dispatcher elsewhere in the test run may already have tried it once (the host is not allow-listed).
       expect(after.status === 'pending' || (after.status === 'failed' && after.attempts === 1)).toBe(true);
 
@@ -116,7 +102,7 @@ describe('the operations console', () => {
       await notified(page, 'Session handed back');
       await page.getByTestId('hand-back').waitFor({ state: 'detached' });
       await page.getByText('active', { exact: true }).first().waitFor();
-      expect((await db.session.findUniqueOrThrow({ where: { id: w.session.id } })).status).toBe('active');
+      expect((await suite.db.session.findUniqueOrThrow({ where: { id: w.session.id } })).status).toBe('active');
     } catch (err) {
       await close(err);
       throw err;
@@ -127,7 +113,7 @@ describe('the operations console', () => {
   it('lets an operator redrive a turn dead letter from the Queues page', async () => {
     const stack = await startOpsStack({});
     const queue = createBullQueue<TurnJobData>(QUEUES.turns, { REDIS_URL: process.env.REDIS_URL!, DATABASE_URL: stack.databaseUrl, QUEUE_PREFIX: stack.queuePrefix });
-    const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
+    const context = await suite.browser.newContext({ viewport: { width: 1400, height: 900 } });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
     try {
@@ -137,10 +123,7 @@ describe('the operations console', () => {
       await refuseTurnsOf(stack.prisma, sessionId);
       await eventually(async () => (await queue.getJobState(turnJobId(messageId))) === 'failed', 60_000);
 
-      await page.goto(`${stack.apiUrl}/admin/`);
-      await page.getByLabel('Email').fill(operator.email);
-      await page.getByLabel('Password').fill(PASSWORD);
-      await page.getByRole('button', { name: 'Sign in' }).click();
+      await signIn(page, operator.email, stack.apiUrl);
       await page.getByRole('menuitem', { name: 'Queues' }).click();
       const row = page.getByTestId('dead-letters').getByRole('row').filter({ hasText: 'simulated fault: turn refused' });
       await row.waitFor();

@@ -5,24 +5,40 @@ import { apiUrl, PASSWORD } from '../../integration/admin/support/admin-fixtures
 
 const FAILURES = join(__dirname, '..', '..', '..', '.tmp');
 
+/** Fills in and sends the console's sign-in form at `${baseUrl}/admin/` (the suite's API by default). */
+export async function signIn(page: Page, email: string, baseUrl?: string): Promise<void> {
+  await page.goto(baseUrl ? `${baseUrl}/admin/` : apiUrl('/admin/'));
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password').fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+export interface OpenConsoleOptions {
+  /** The API serving the console, when not the suite's (a test's own API process). */
+  baseUrl?: string;
+  /** The failure screenshot's name before `-<time>.png`. */
+  failureName?: string;
+}
+
 /**
  * A fresh browser context logged into the console as `email`; waits for the dashboard.
  * `close(failed)` saves a screenshot under .tmp/ first when the test failed, to see why.
  */
-export async function openConsole(browser: Browser, email: string): Promise<{ page: Page; close: (failed?: unknown) => Promise<void> }> {
+export async function openConsole(
+  browser: Browser,
+  email: string,
+  { baseUrl, failureName = 'console-failure' }: OpenConsoleOptions = {},
+): Promise<{ page: Page; close: (failed?: unknown) => Promise<void> }> {
   const context = await browser.newContext({ viewport: { width: 1400, height: 900 } });
   const page = await context.newPage();
   // Generous: the machine may be busy with other suites, and the first load parses ~1 MB of JS.
   page.setDefaultTimeout(60_000);
-  await page.goto(apiUrl('/admin/'));
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password').fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await signIn(page, email, baseUrl);
   await page.getByTestId('stat-sessions').waitFor();
   const close = async (failed?: unknown) => {
     if (failed) {
       mkdirSync(FAILURES, { recursive: true });
-      await page.screenshot({ path: join(FAILURES, `console-failure-${Date.now()}.png`), fullPage: true }).catch(() => undefined);
+      await page.screenshot({ path: join(FAILURES, `${failureName}-${Date.now()}.png`), fullPage: true }).catch(() => undefined);
     }
     await context.close();
   };
