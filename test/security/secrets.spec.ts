@@ -1,9 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { PrismaClient } from '@switchboard/db';
 import { adminGet, adminSend, apiUrl, openDb, tenantWithUsers, unique } from '../integration/admin/support/admin-fixtures';
 import { apiLog } from '../integration/admin/support/api-log';
+import { startFakeModelServer, type FakeModelServer } from '../support/fake-model-server';
 import { startWorker, type WorkerProcess } from '../support/worker-process';
 
 jest.setTimeout(240_000);
@@ -15,37 +14,17 @@ jest.setTimeout(240_000);
 // stored or shown.
 
 let db: PrismaClient;
-let provider: Server;
-let providerURL: string;
-const authSeen: string[] = [];
+let provider: FakeModelServer;
 let worker: WorkerProcess | undefined;
 
 beforeAll(async () => {
   db = openDb();
-  provider = createServer((req, res) => {
-    authSeen.push(String(req.headers.authorization));
-    req.resume();
-    req.on('end', () => {
-      res.setHeader('content-type', 'application/json');
-      res.end(
-        JSON.stringify({
-          id: 'c1',
-          object: 'chat.completion',
-          created: 0,
-          model: 'local-model',
-          choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'the answer' } }],
-          usage: { prompt_tokens: 3, completion_tokens: 2, total_tokens: 5 },
-        }),
-      );
-    });
-  });
-  await new Promise<void>((r) => provider.listen(0, '127.0.0.1', r));
-  providerURL = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
+  provider = await startFakeModelServer('the answer', 2);
   worker = await startWorker();
 });
 afterAll(async () => {
   await worker?.stop();
-  await new Promise<void>((r) => provider.close(() => r()));
+  await provider.close();
   await db.$disconnect();
 });
 
@@ -58,7 +37,7 @@ describe('secrets', () => {
 
     // The provider key: write-only.
     const providerKey = `sk-${unique('providerkey')}-TAIL`;
-    const cred = await send('POST', '/v1/admin/provider-credentials', { name: unique('cred'), kind: 'openai-compatible', baseURL: providerURL, secret: providerKey });
+    const cred = await send('POST', '/v1/admin/provider-credentials', { name: unique('cred'), kind: 'openai-compatible', baseURL: provider.baseURL, secret: providerKey });
     expect(cred.status).toBe(201);
     seen.push(cred.text);
     const credId = (cred.body as { id: string }).id;
@@ -91,7 +70,7 @@ describe('secrets', () => {
     const postedText = await posted.text();
     seen.push(postedText);
     expect(posted.status).toBe(200);
-    expect(authSeen).toContain(`Bearer ${providerKey}`); // the key did its job
+    expect(provider.headers.map((h) => String(h.authorization))).toContain(`Bearer ${providerKey}`); // the key did its job
 
     // Error paths that carry a secret in the request.
     const errors = [

@@ -1,11 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { DbModule, encryptSecret, parseMasterKey, PrismaService } from '@switchboard/db';
 import { ProviderCredentialError, ProviderForConfig } from '../../../apps/worker/src/agents/provider-for-config';
 import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
 import { WorkerEnvModule } from '../../../apps/worker/src/config/worker-env.module';
 import { SECRET_CONTEXTS, SecretBox } from '../../../apps/worker/src/secrets/secret-box';
+import { startFakeModelServer, type FakeModelServer } from '../../support/fake-model-server';
 import { createSessionRows } from './support/rows';
 
 // Agents whose config names a stored provider credential: the worker decrypts the tenant's key
@@ -18,30 +17,12 @@ describe('provider credentials', () => {
   const masterKey = parseMasterKey(env.MASTER_KEY);
   let mod: TestingModule;
   let prisma: PrismaService;
-  let server: Server;
+  let server: FakeModelServer;
   let baseURL: string;
-  const seen: IncomingHttpHeaders[] = [];
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      seen.push(req.headers);
-      req.resume();
-      req.on('end', () => {
-        res.setHeader('content-type', 'application/json');
-        res.end(
-          JSON.stringify({
-            id: 'c1',
-            object: 'chat.completion',
-            created: 0,
-            model: 'local-model',
-            choices: [{ index: 0, finish_reason: 'stop', message: { role: 'assistant', content: 'olá' } }],
-            usage: { prompt_tokens: 3, completion_tokens: 1, total_tokens: 4 },
-          }),
-        );
-      });
-    });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    baseURL = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+    server = await startFakeModelServer('olá');
+    baseURL = server.baseURL;
     mod = await Test.createTestingModule({
       imports: [WorkerEnvModule.forRoot(env), DbModule.forRoot({ url: env.DATABASE_URL })],
       providers: [SecretBox, ProviderForConfig],
@@ -52,7 +33,7 @@ describe('provider credentials', () => {
 
   afterAll(async () => {
     await mod.close();
-    await new Promise((r) => server.close(r));
+    await server.close();
   });
 
   async function credential(tenantId: string, kind: 'openai' | 'gemini' | 'openai_compatible', key: string, context = SECRET_CONTEXTS.providerCredential(tenantId)) {
@@ -76,14 +57,14 @@ describe('provider credentials', () => {
     const reply = await provider.generate({ call: 'speak', round: 1, system: 'x', history: [{ role: 'user', content: 'oi' }], tools: [] });
 
     expect(reply.text).toBe('olá');
-    expect(seen.at(-1)?.authorization).toBe('Bearer sk-tenant-secret-1234');
+    expect(server.headers.at(-1)?.authorization).toBe('Bearer sk-tenant-secret-1234');
   });
 
   it('never sends the platform key to an openai-compatible server without a credential', async () => {
     const { tenantId } = await createSessionRows(prisma);
     const provider = await mod.get(ProviderForConfig).build(tenantId, { kind: 'openai-compatible', model: 'local-model', baseURL });
     await provider.generate({ call: 'speak', round: 1, system: 'x', history: [{ role: 'user', content: 'oi' }], tools: [] });
-    expect(seen.at(-1)?.authorization).not.toContain('sk-platform-key-never-sent');
+    expect(server.headers.at(-1)?.authorization).not.toContain('sk-platform-key-never-sent');
   });
 
   it("refuses another tenant's credential, a credential of another provider, and one sealed for another tenant", async () => {
