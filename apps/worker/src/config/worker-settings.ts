@@ -24,8 +24,19 @@ export function turnWorkerOptions(source: NodeJS.ProcessEnv = process.env): Part
   return { autorun: false, lockDuration, stalledInterval, maxStalledCount: 2 };
 }
 
-/** A job that finds its session's lease taken waits this long (plus jitter) and tries again. */
-export const LEASE_BUSY_DELAY_MS = { min: 150, jitter: 350 };
+/**
+ * A job that finds its session's lease taken waits this long (plus jitter) and tries again.
+ * A job younger than `freshMs` waits only `fresh`: the holder may be just releasing (its last
+ * check for queued messages came before this message), and the full wait would land in the
+ * message's latency. Older jobs (a burst the holder is draining anyway) wait the full time.
+ */
+export const LEASE_BUSY_DELAY_MS = { min: 150, jitter: 350, freshMs: 100, fresh: { min: 15, jitter: 30 } };
+
+/** How long a job that found the lease taken waits, by its age (ms since it was added). */
+export function leaseBusyDelayMs(ageMs: number, random: () => number = Math.random): number {
+  const d = ageMs < LEASE_BUSY_DELAY_MS.freshMs ? LEASE_BUSY_DELAY_MS.fresh : LEASE_BUSY_DELAY_MS;
+  return d.min + Math.floor(random() * d.jitter);
+}
 
 /** Replays of one message after version conflicts before the job gives up and retries later. */
 export const MAX_CONFLICT_REPLAYS = 3;

@@ -4,7 +4,7 @@ import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, type Job } from 'bullmq';
 import { isFlowInputWakeKey, QUEUES, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
-import { LEASE_BUSY_DELAY_MS, turnWorkerOptions } from '../config/worker-settings';
+import { leaseBusyDelayMs, turnWorkerOptions } from '../config/worker-settings';
 import { SessionLeases, type Lease } from '../lease/session-lease';
 import { DrainSession } from './drain-session';
 import { FlowInputLoader } from '../wakes/flow-input-loader';
@@ -109,7 +109,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
   }
 
   private async retryLater(job: TurnJob, token: string | undefined, delayMs?: number): Promise<never> {
-    const delay = delayMs ?? LEASE_BUSY_DELAY_MS.min + Math.floor(Math.random() * LEASE_BUSY_DELAY_MS.jitter);
+    const delay = delayMs ?? leaseBusyDelayMs(Date.now() - job.timestamp);
     await job.moveToDelayed(Date.now() + delay, token);
     throw new DelayedError();
   }
