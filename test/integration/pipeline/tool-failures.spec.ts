@@ -12,7 +12,7 @@ import { AgentTool, type AgentToolHandler, type TurnContext } from '../../../app
 import { ToolRegistry } from '../../../apps/worker/src/tools/tool-registry';
 import { ToolsModule } from '../../../apps/worker/src/tools/tools.module';
 import { CommitTurn } from '../../../apps/worker/src/turns/commit-turn';
-import { LoadHistory } from '../../../apps/worker/src/turns/load-history';
+import { LoadTurnState } from '../../../apps/worker/src/turns/load-turn-state';
 import { RunTurn } from '../../../apps/worker/src/turns/run-turn';
 import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
 import { WakeScheduler } from '../../../apps/worker/src/wakes/wake-scheduler';
@@ -75,7 +75,7 @@ describe('code tools that throw, hang or flood', () => {
       ],
       providers: [
         CommitTurn,
-        LoadHistory,
+        LoadTurnState,
         SessionEvents,
         RunTurn,
         { provide: AgentCatalog, useValue: { forAgent: async () => current } },

@@ -11,7 +11,7 @@ import { SessionLeases } from '../../../apps/worker/src/lease/session-lease';
 import { RedisModule } from '../../../apps/worker/src/redis/redis.module';
 import { CommitTurn } from '../../../apps/worker/src/turns/commit-turn';
 import { DrainSession } from '../../../apps/worker/src/turns/drain-session';
-import { LoadHistory } from '../../../apps/worker/src/turns/load-history';
+import { LoadTurnState } from '../../../apps/worker/src/turns/load-turn-state';
 import { RunTurn } from '../../../apps/worker/src/turns/run-turn';
 import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
 import { WakeScheduler } from '../../../apps/worker/src/wakes/wake-scheduler';
@@ -39,7 +39,7 @@ describe('worker turn pipeline', () => {
       imports: [WorkerEnvModule.forRoot(env), DbModule.forRoot({ url: env.DATABASE_URL }), RedisModule],
       providers: [
         CommitTurn,
-        LoadHistory,
+        LoadTurnState,
         SessionEvents,
         RunTurn,
         DrainSession,
@@ -403,7 +403,7 @@ describe('worker turn pipeline: merge double texting', () => {
       imports: [WorkerEnvModule.forRoot(env), DbModule.forRoot({ url: env.DATABASE_URL }), RedisModule],
       providers: [
         CommitTurn,
-        LoadHistory,
+        LoadTurnState,
         SessionEvents,
         RunTurn,
         DrainSession,

@@ -8,7 +8,7 @@ import { MAX_CONFLICT_REPLAYS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
 import { CommitTurn, type CommittedTurn, type OutboundReply, type TurnCommit } from './commit-turn';
 import { recordCommittedTurn } from '../metrics/turn-metrics';
-import { LoadHistory } from './load-history';
+import { LoadTurnState, type TurnState } from './load-turn-state';
 import { SessionEvents } from './session-events';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError, TurnReplayLimitError, TurnStreamEndedError } from './turn-errors';
 import { permanentFailureCode } from './turn-failure';
@@ -31,16 +31,6 @@ export type TurnTrigger =
   | { kind: 'wake'; key: string; at: number }
   | { kind: 'input'; key: string; at: number; input: FlowInput };
 
-interface SessionRow {
-  id: string;
-  tenantId: string;
-  status: 'active' | 'handed_off';
-  channelId: string;
-  agentId: string;
-  state: unknown;
-  version: number;
-}
-
 /** The engine records the turn's input id; a merged turn records every message's id. */
 function recordInputs(session: Session, ids: string[]): void {
   const seen = new Set(session.inputs);
@@ -61,7 +51,7 @@ export class RunTurn {
   constructor(
     private readonly prisma: PrismaService,
     private readonly agents: AgentCatalog,
-    private readonly history: LoadHistory,
+    private readonly turnState: LoadTurnState,
     private readonly commit: CommitTurn,
     private readonly events: SessionEvents,
     private readonly wakes: WakeScheduler,
@@ -72,21 +62,10 @@ export class RunTurn {
     const what = describe(trigger);
     for (let replay = 0; replay <= MAX_CONFLICT_REPLAYS; replay++) {
       const startedAt = Date.now();
-      const session = await this.prisma.session.findFirstOrThrow({
-        where: { id: sessionId, tenantId },
-        select: {
-          id: true,
-          tenantId: true,
-          status: true,
-          channelId: true,
-          agentId: true,
-          state: true,
-          version: true,
-        },
-      });
+      const loaded = await this.turnState.execute(tenantId, sessionId);
       const turnId = randomUUID();
       this.logger.log({ msg: 'turn started', sessionId, ...what, turnId, replay, at: startedAt });
-      const planned = await this.plan(session, trigger, turnId, startedAt, firstStart);
+      const planned = await this.plan(loaded, trigger, turnId, startedAt, firstStart);
       if (!planned) {
         this.logger.log({ msg: 'turn skipped: no run waits on this wake, or a person has the session', sessionId, ...what, turnId });
         if (trigger.kind !== 'messages') await this.cancelWake(sessionId, trigger.key);
@@ -157,7 +136,7 @@ export class RunTurn {
 
   /** Runs the engine and shapes the commit; null when there is nothing to commit (a stale wake). */
   private async plan(
-    session: SessionRow,
+    { session, history }: TurnState,
     trigger: TurnTrigger,
     turnId: string,
     startedAt: number,
@@ -198,7 +177,7 @@ export class RunTurn {
       const input: TurnInput<TurnContext> = {
         sessionId: session.id,
         session: state ?? undefined,
-        history: await this.history.execute(session.tenantId, session.id),
+        history,
         context,
       };
       if (trigger.kind === 'wake') input.wake = trigger.key;

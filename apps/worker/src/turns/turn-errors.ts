@@ -33,3 +33,12 @@ export class TurnStreamEndedError extends Error {
     this.name = 'TurnStreamEndedError';
   }
 }
+
+/** The session of a job is gone (deleted with its tenant or channel): the job fails and dead-letters. */
+export class TurnSessionMissingError extends Error {
+  readonly code = 'turn-session-missing';
+  constructor(sessionId: string) {
+    super(`[TurnSessionMissingError] session ${sessionId} does not exist (or not for this tenant); nothing to answer.`);
+    this.name = 'TurnSessionMissingError';
+  }
+}

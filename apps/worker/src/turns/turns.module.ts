@@ -6,7 +6,7 @@ import type { LeaseStore } from '../lease/lease-store';
 import { SessionLeases } from '../lease/session-lease';
 import { CommitTurn } from './commit-turn';
 import { DrainSession } from './drain-session';
-import { LoadHistory } from './load-history';
+import { LoadTurnState } from './load-turn-state';
 import { RunTurn } from './run-turn';
 import { SessionEvents } from './session-events';
 import { TurnProcessor } from './turn.processor';
@@ -22,7 +22,7 @@ import { WakesModule } from '../wakes/wakes.module';
         new SessionLeases(store, { prefix: env.QUEUE_PREFIX, ttlMs: env.SESSION_LEASE_TTL_MS }),
     },
     CommitTurn,
-    LoadHistory,
+    LoadTurnState,
     SessionEvents,
     RunTurn,
     DrainSession,

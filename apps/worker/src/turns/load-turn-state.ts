@@ -1,0 +1,54 @@
+import { Injectable } from '@nestjs/common';
+import type { HistoryItem } from '@falai/agent';
+import { PrismaService } from '@switchboard/db';
+import { HISTORY_LIMIT } from '../config/worker-settings';
+import { TurnSessionMissingError } from './turn-errors';
+
+/** The session row a turn runs on. */
+export interface TurnSessionRow {
+  id: string;
+  tenantId: string;
+  status: 'active' | 'handed_off';
+  channelId: string;
+  agentId: string;
+  state: unknown;
+  version: number;
+}
+
+export interface TurnState {
+  session: TurnSessionRow;
+  /** The conversation so far, oldest first, as the engine's history. */
+  history: HistoryItem[];
+}
+
+/**
+ * What a turn starts from, in one round trip: the session row (its state and version) and the
+ * conversation before the message being answered. The history is the messages of committed
+ * turns only (queued messages are not part of it yet), turn by turn, each turn's inbound before
+ * its replies: ordering by turn rather than by `seq` matters for bursts, whose first replies are
+ * stored after the later messages arrived. The last HISTORY_LIMIT messages.
+ */
+@Injectable()
+export class LoadTurnState {
+  constructor(private readonly prisma: PrismaService) {}
+
+  async execute(tenantId: string, sessionId: string): Promise<TurnState> {
+    const [row] = await this.prisma.$queryRaw<(TurnSessionRow & { history: HistoryItem[] })[]>`
+      SELECT s."id", s."tenantId", s."status"::text AS "status", s."channelId", s."agentId", s."state", s."version",
+             COALESCE((
+               SELECT json_agg(json_build_object(
+                        'role', CASE WHEN h."direction" = 'inbound' THEN 'user' ELSE 'assistant' END,
+                        'content', h."text") ORDER BY h.n DESC)
+                 FROM (SELECT m."direction", m."text",
+                              row_number() OVER (ORDER BY t."createdAt" DESC, m."direction" DESC, m."seq" DESC) AS n
+                         FROM "Message" m JOIN "Turn" t ON t."id" = m."turnId"
+                        WHERE m."tenantId" = s."tenantId" AND m."sessionId" = s."id"
+                        ORDER BY n
+                        LIMIT ${HISTORY_LIMIT}) AS h), '[]'::json) AS "history"
+        FROM "Session" s
+       WHERE s."id" = ${sessionId}::uuid AND s."tenantId" = ${tenantId}::uuid`;
+    if (!row) throw new TurnSessionMissingError(sessionId);
+    const { history, ...session } = row;
+    return { session, history };
+  }
+}

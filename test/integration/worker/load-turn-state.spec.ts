@@ -1,0 +1,56 @@
+import { HISTORY_LIMIT } from '../../../apps/worker/src/config/worker-settings';
+import { LoadTurnState } from '../../../apps/worker/src/turns/load-turn-state';
+import { TurnSessionMissingError } from '../../../apps/worker/src/turns/turn-errors';
+import { testPrisma } from '../../support/fixtures';
+import { createSessionRows, queueInbound } from './support/rows';
+import type { PrismaClient } from '@switchboard/db';
+
+jest.setTimeout(30_000);
+
+// The turn's starting point in one query: the session row and the history of committed turns.
+
+let prisma: PrismaClient;
+beforeAll(() => {
+  prisma = testPrisma();
+});
+afterAll(() => prisma.$disconnect());
+
+describe('LoadTurnState', () => {
+  it('returns the session and the last HISTORY_LIMIT messages of committed turns, turn by turn, each inbound before its replies', async () => {
+    const rows = await createSessionRows(prisma);
+    const turns = HISTORY_LIMIT / 2 + 5;
+    for (let i = 0; i < turns; i++) {
+      const turn = await prisma.turn.create({
+        data: { tenantId: rows.tenantId, sessionId: rows.sessionId, agentId: rows.agentId, provider: 'p', model: 'm', createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, i)) },
+      });
+      // The reply is stored before its inbound here (higher seq for the inbound): order is by turn, then direction.
+      await prisma.message.create({ data: { ...place(rows), direction: 'outbound', status: 'sent', text: `a${i}`, key: `k${i}`, turnId: turn.id } });
+      await prisma.message.create({ data: { ...place(rows), direction: 'inbound', status: 'answered', text: `q${i}`, turnId: turn.id } });
+    }
+    await queueInbound(prisma, rows, ['not yet answered']);
+    await prisma.session.update({ where: { id: rows.sessionId }, data: { version: 7, state: { n: 1 } } });
+
+    const { session, history } = await new LoadTurnState(prisma as never).execute(rows.tenantId, rows.sessionId);
+
+    expect(session).toEqual({ id: rows.sessionId, tenantId: rows.tenantId, status: 'active', channelId: rows.channelId, agentId: rows.agentId, state: { n: 1 }, version: 7 });
+    expect(history).toHaveLength(HISTORY_LIMIT);
+    const expected = Array.from({ length: turns }, (_, i) => [
+      { role: 'user', content: `q${i}` },
+      { role: 'assistant', content: `a${i}` },
+    ]).flat();
+    expect(history).toEqual(expected.slice(-HISTORY_LIMIT));
+  });
+
+  it("refuses a session of another tenant, or one that does not exist, with its code", async () => {
+    const a = await createSessionRows(prisma);
+    const b = await createSessionRows(prisma);
+    const loader = new LoadTurnState(prisma as never);
+    await expect(loader.execute(b.tenantId, a.sessionId)).rejects.toBeInstanceOf(TurnSessionMissingError);
+    const empty = await loader.execute(a.tenantId, a.sessionId);
+    expect(empty.history).toEqual([]);
+  });
+});
+
+function place(rows: { tenantId: string; sessionId: string; channelId: string }) {
+  return { tenantId: rows.tenantId, sessionId: rows.sessionId, channelId: rows.channelId };
+}
