@@ -4,6 +4,7 @@ import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { guardedHttpCall } from '../http-tools/guarded-http-call';
 import { SECRET_CONTEXTS, SecretBox } from '../secrets/secret-box';
 import { SIGNATURE_HEADER, signWebhook } from './webhook-signature';
+import { PeriodicTask } from '../periodic/periodic-task';
 
 /** How long a claimed delivery is ours before another worker may try it (longer than one POST). */
 const CLAIM_MS = 60_000;
@@ -38,8 +39,7 @@ export type DeliveryOutcome = 'delivered' | 'failed' | 'dead';
 @Injectable()
 export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(DeliveryDispatcher.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly periodic = new PeriodicTask(this.logger, 'delivery round failed', () => this.tick());
   private readonly allowedHosts: ReadonlySet<string>;
 
   constructor(
@@ -51,18 +51,11 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   }
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.tick()
-        .catch((err: unknown) => this.logger.error({ msg: 'delivery round failed', error: (err as Error).message }))
-        .finally(() => (this.running = undefined));
-    }, this.env.DELIVERY_POLL_MS);
-    this.timer.unref();
+    this.periodic.start(this.env.DELIVERY_POLL_MS);
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.periodic.stop();
   }
 
   /** Sends every delivery due now (the head of each session's line); returns what happened to each. */

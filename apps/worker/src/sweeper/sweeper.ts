@@ -9,6 +9,7 @@ import { SWEEP_BATCH, SWEEP_JOB_OPTIONS } from '../config/worker-settings';
 import { LEASE_STORE } from '../backend/backend.tokens';
 import type { LeaseStore } from '../lease/lease-store';
 import { WakeScheduler, wakeJobId } from '../wakes/wake-scheduler';
+import { PeriodicTask } from '../periodic/periodic-task';
 
 /** The job id the sweeper uses for a message whose own job is gone or finished. */
 export function sweepJobId(messageId: string): string {
@@ -45,8 +46,7 @@ interface DueWake {
 @Injectable()
 export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(Sweeper.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly periodic = new PeriodicTask(this.logger, 'sweep failed', () => this.tick());
 
   constructor(
     @Inject(WORKER_ENV) private readonly env: WorkerEnv,
@@ -57,18 +57,11 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.tick()
-        .catch((err: unknown) => this.logger.error({ msg: 'sweep failed', error: (err as Error).message }))
-        .finally(() => (this.running = undefined));
-    }, this.env.SWEEPER_INTERVAL_MS);
-    this.timer.unref();
+    this.periodic.start(this.env.SWEEPER_INTERVAL_MS);
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.periodic.stop();
   }
 
   /** Sweeps if no other worker swept during this interval; null when it was not our turn. */

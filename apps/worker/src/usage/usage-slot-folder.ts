@@ -4,6 +4,7 @@ import { foldUsageSlots, PrismaService } from '@switchboard/db';
 import { LEASE_STORE } from '../backend/backend.tokens';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import type { LeaseStore } from '../lease/lease-store';
+import { PeriodicTask } from '../periodic/periodic-task';
 
 /**
  * Keeps the usage roll-ups small: once per USAGE_FOLD_INTERVAL_MS, one worker (a lock taken for
@@ -13,8 +14,7 @@ import type { LeaseStore } from '../lease/lease-store';
 @Injectable()
 export class UsageSlotFolder implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(UsageSlotFolder.name);
-  private timer: NodeJS.Timeout | undefined;
-  private running: Promise<unknown> | undefined;
+  private readonly periodic = new PeriodicTask(this.logger, 'usage slot fold failed', () => this.tick());
 
   constructor(
     @Inject(WORKER_ENV) private readonly env: WorkerEnv,
@@ -23,18 +23,11 @@ export class UsageSlotFolder implements OnApplicationBootstrap, OnModuleDestroy 
   ) {}
 
   onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      if (this.running) return;
-      this.running = this.tick()
-        .catch((err: unknown) => this.logger.error({ msg: 'usage slot fold failed', error: (err as Error).message }))
-        .finally(() => (this.running = undefined));
-    }, this.env.USAGE_FOLD_INTERVAL_MS);
-    this.timer.unref();
+    this.periodic.start(this.env.USAGE_FOLD_INTERVAL_MS);
   }
 
   async onModuleDestroy(): Promise<void> {
-    if (this.timer) clearInterval(this.timer);
-    await this.running;
+    await this.periodic.stop();
   }
 
   /** Folds if no other worker did during this interval; null when it was not our turn. */
