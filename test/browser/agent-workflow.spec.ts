@@ -1,13 +1,10 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import type { PrismaClient } from '@switchboard/db';
-import type { Browser, Page } from 'playwright-core';
-import { createTenant, createUser, openDb, unique } from '../integration/admin/support/admin-fixtures';
+import type { Page } from 'playwright-core';
+import { createTenant, createUser, unique } from '../integration/admin/support/admin-fixtures';
 import type { WorkerProcess } from '../support/worker-process';
 import { buildAgentWithStaleStepTool, chatInPlayground, fixAndPublish, publishAndSeeStepError } from './support/agent-steps';
-import { launchChromium } from './support/chromium';
-import { ensureConsoleBuilt } from './support/console-build';
 import { choose, openConsole, openList } from './support/console-page';
+import { SCREENSHOTS, useConsoleSuite } from './support/console-suite';
 import { startWorkerPatiently } from './support/worker';
 
 // The tenant workflow in a real browser against the real API, database and a real worker: build
@@ -16,26 +13,16 @@ import { startWorkerPatiently } from './support/worker';
 // find the turn's LLM calls on the dashboard and in the session; create a channel and its key.
 jest.setTimeout(480_000);
 
-const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
-
-let db: PrismaClient;
-let browser: Browser;
+const suite = useConsoleSuite({ screenshots: true });
 let worker: WorkerProcess;
 
 beforeAll(async () => {
-  ensureConsoleBuilt();
-  db = openDb();
   // The worker registers its code tools (preco, reservar) at start-up: the allow-list offers them.
-  // One after the other: the machine has two cores.
   worker = await startWorkerPatiently();
-  browser = await launchChromium();
-  mkdirSync(SCREENSHOTS, { recursive: true });
 }, 300_000);
 
 afterAll(async () => {
-  await browser?.close();
   await worker?.stop();
-  await db?.$disconnect();
 });
 
 async function createChannelAndKey(page: Page, agentName: string): Promise<{ key: string; secret: string }> {
@@ -59,10 +46,10 @@ async function createChannelAndKey(page: Page, agentName: string): Promise<{ key
 
 describe('the console, end to end', () => {
   it('builds, publishes and chats with an agent, shows its usage, and creates a channel key shown once', async () => {
-    const t = await createTenant(db);
-    const owner = await createUser(db, 'owner', t.tenant.id);
+    const t = await createTenant(suite.db);
+    const owner = await createUser(suite.db, 'owner', t.tenant.id);
     const agentName = unique('Concierge');
-    const { page, close } = await openConsole(browser, owner.email);
+    const { page, close } = await openConsole(suite.browser, owner.email);
     try {
       await buildAgentWithStaleStepTool(page, agentName);
       const error = await publishAndSeeStepError(page, SCREENSHOTS);

@@ -1,57 +1,40 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { recordTurnUsage, type PrismaClient } from '@switchboard/db';
-import type { Browser, Page } from 'playwright-core';
-import { apiUrl, createSession, createTenant, createTurn, createUser, openDb, PASSWORD, unique } from '../integration/admin/support/admin-fixtures';
-import { launchChromium } from './support/chromium';
-import { ensureConsoleBuilt } from './support/console-build';
-import { openConsole, openList } from './support/console-page';
+import { recordTurnUsage } from '@switchboard/db';
+import type { Page } from 'playwright-core';
+import { apiUrl, createSession, createTenant, createTurn, createUser, unique } from '../integration/admin/support/admin-fixtures';
+import { openConsole, openList, signIn } from './support/console-page';
+import { SCREENSHOTS, useConsoleSuite } from './support/console-suite';
 
 // The project-level testTimeout of jest.config.js is not applied (jest reads it from the root
 // config only), and logins hash with argon2 on a busy machine: give each test a minute.
 jest.setTimeout(60_000);
 
-const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
-
-let db: PrismaClient;
-let browser: Browser;
+const suite = useConsoleSuite({ screenshots: true });
 let page: Page;
 
 beforeAll(async () => {
-  ensureConsoleBuilt();
-  db = openDb();
-  browser = await launchChromium();
-  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page = await suite.browser.newPage({ viewport: { width: 1280, height: 800 } });
   // Generous: the machine may be busy with other suites, and the first load parses ~1 MB of JS.
   page.setDefaultTimeout(60_000);
-  mkdirSync(SCREENSHOTS, { recursive: true });
-}, 240_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await db?.$disconnect();
 });
 
 describe('the console in a browser', () => {
   it('logs in, lists the sessions, and shows a session transcript in order', async () => {
-    const t = await createTenant(db);
-    const user = await createUser(db, 'owner', t.tenant.id);
+    const t = await createTenant(suite.db);
+    const user = await createUser(suite.db, 'owner', t.tenant.id);
     const externalKey = unique('whatsapp-5541');
-    const session = await createSession(db, t, {
+    const session = await createSession(suite.db, t, {
       externalKey,
       texts: ['Quero um quarto em Curitiba', 'Claro! Para quais datas?', 'De 10 a 12 de março'],
     });
-    await createTurn(db, t, session.id, { llmCalls: 7, inputTokens: 1234, outputTokens: 56, outcomeCodes: ['answered'] });
+    await createTurn(suite.db, t, session.id, { llmCalls: 7, inputTokens: 1234, outputTokens: 56, outcomeCodes: ['answered'] });
     // The worker adds each turn to the daily roll-up in its commit; the dashboard's totals read it.
-    await recordTurnUsage(db, {
+    await recordTurnUsage(suite.db, {
       tenantId: t.tenant.id, agentId: t.agent.id, sessionId: session.id, at: new Date(), llmCalls: 7, inputTokens: 1234, outputTokens: 56,
       cachedInputTokens: 0, queueWaitMs: 0, modelMs: 100, toolsMs: 0, commitMs: 5, totalMs: 120, outcomeCodes: ['answered'], deferred: false, failed: false,
     });
 
-    await page.goto(apiUrl('/admin/'));
-    await page.getByLabel('Email').fill(user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, user.email);
 
     // The dashboard reads /v1/admin/stats for this tenant: one session, three messages, 7 LLM calls.
     await page.getByTestId('stat-sessions').getByText('1', { exact: true }).waitFor();
@@ -94,7 +77,7 @@ describe('the console in a browser', () => {
   }, 240_000);
 
   it('refuses a wrong password with the message from the API', async () => {
-    const context = await browser.newContext();
+    const context = await suite.browser.newContext();
     const fresh = await context.newPage();
     fresh.setDefaultTimeout(60_000);
     try {
@@ -110,9 +93,9 @@ describe('the console in a browser', () => {
   }, 180_000);
 
   it('shows a viewer no create, edit or publish controls', async () => {
-    const t = await createTenant(db);
-    const viewer = await createUser(db, 'viewer', t.tenant.id);
-    const { page, close } = await openConsole(browser, viewer.email);
+    const t = await createTenant(suite.db);
+    const viewer = await createUser(suite.db, 'viewer', t.tenant.id);
+    const { page, close } = await openConsole(suite.browser, viewer.email);
     try {
       await openList(page, 'Agents');
       await page.getByRole('cell', { name: 'Agent', exact: true }).click();
