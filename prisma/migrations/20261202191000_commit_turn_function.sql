@@ -10,26 +10,27 @@
 --   SB409 message-already-answered: an inbound message of the turn is no longer queued;
 --   SB412 session-version-conflict: the session moved past the version the turn started from.
 
--- Adds one turn to the daily roll-ups (UsageDaily, UsageOutcomeDaily) with atomic upserts, so
--- concurrent commits never lose an increment. Shared by sb_commit_turn and recordTurnUsage
--- (libs/db/src/usage/record-turn-usage.ts). In a transaction, call it last: the roll-up row is
--- shared by the agent's turns that day in the same slot, and its row lock lasts until COMMIT.
-CREATE FUNCTION sb_record_turn_usage(
+-- Adds figures to one UsageDaily row (a tenant, agent, day and slot) with an atomic upsert, so
+-- concurrent writers never lose an increment: `p_turns` turns and their sums, and the latency
+-- bucket counts element-wise (a stored vector shorter than the new one, from before a bound was
+-- added, is padded). Returns 1. Used for one turn (sb_record_turn_usage) and for folded slots
+-- (sb_fold_usage_slots).
+CREATE FUNCTION sb_add_usage_daily(
   p_tenant UUID, p_agent UUID, p_day DATE, p_slot SMALLINT,
-  p_deferred INT, p_failed INT,
+  p_turns INT, p_deferred INT, p_failed INT,
   p_llm_calls BIGINT, p_input_tokens BIGINT, p_output_tokens BIGINT, p_cached_input_tokens BIGINT,
   p_queue_wait_ms BIGINT, p_model_ms BIGINT, p_tools_ms BIGINT, p_commit_ms BIGINT, p_total_ms BIGINT,
-  p_latency_buckets INT[], p_outcome_codes TEXT[]
-) RETURNS VOID LANGUAGE plpgsql VOLATILE AS $$
+  p_latency_buckets INT[]
+) RETURNS INT LANGUAGE plpgsql VOLATILE AS $$
 BEGIN
   INSERT INTO "UsageDaily" ("tenantId", "agentId", "day", "slot", "turns", "deferredTurns", "failedTurns", "llmCalls",
     "inputTokens", "outputTokens", "cachedInputTokens", "queueWaitMs", "modelMs", "toolsMs", "commitMs", "totalMs",
     "latencyBuckets", "updatedAt")
-  VALUES (p_tenant, p_agent, p_day, p_slot, 1, p_deferred, p_failed, p_llm_calls,
+  VALUES (p_tenant, p_agent, p_day, p_slot, p_turns, p_deferred, p_failed, p_llm_calls,
     p_input_tokens, p_output_tokens, p_cached_input_tokens, p_queue_wait_ms, p_model_ms, p_tools_ms, p_commit_ms, p_total_ms,
     p_latency_buckets, now())
   ON CONFLICT ("tenantId", "agentId", "day", "slot") DO UPDATE SET
-    "turns" = "UsageDaily"."turns" + 1,
+    "turns" = "UsageDaily"."turns" + EXCLUDED."turns",
     "deferredTurns" = "UsageDaily"."deferredTurns" + EXCLUDED."deferredTurns",
     "failedTurns" = "UsageDaily"."failedTurns" + EXCLUDED."failedTurns",
     "llmCalls" = "UsageDaily"."llmCalls" + EXCLUDED."llmCalls",
@@ -41,12 +42,30 @@ BEGIN
     "toolsMs" = "UsageDaily"."toolsMs" + EXCLUDED."toolsMs",
     "commitMs" = "UsageDaily"."commitMs" + EXCLUDED."commitMs",
     "totalMs" = "UsageDaily"."totalMs" + EXCLUDED."totalMs",
-    -- Element-wise sum; a stored vector shorter than the new one (a bound added since) is padded.
     "latencyBuckets" = ARRAY(
       SELECT COALESCE(old, 0) + COALESCE(new, 0)
         FROM unnest("UsageDaily"."latencyBuckets", EXCLUDED."latencyBuckets") WITH ORDINALITY AS b(old, new, i)
        ORDER BY i),
     "updatedAt" = now();
+  RETURN 1;
+END
+$$;
+
+-- Adds one turn to the daily roll-ups (UsageDaily, UsageOutcomeDaily). Shared by sb_commit_turn
+-- and recordTurnUsage (libs/db/src/usage/record-turn-usage.ts). In a transaction, call it last:
+-- the roll-up row is shared by the agent's turns that day in the same slot, and its row lock
+-- lasts until COMMIT.
+CREATE FUNCTION sb_record_turn_usage(
+  p_tenant UUID, p_agent UUID, p_day DATE, p_slot SMALLINT,
+  p_deferred INT, p_failed INT,
+  p_llm_calls BIGINT, p_input_tokens BIGINT, p_output_tokens BIGINT, p_cached_input_tokens BIGINT,
+  p_queue_wait_ms BIGINT, p_model_ms BIGINT, p_tools_ms BIGINT, p_commit_ms BIGINT, p_total_ms BIGINT,
+  p_latency_buckets INT[], p_outcome_codes TEXT[]
+) RETURNS VOID LANGUAGE plpgsql VOLATILE AS $$
+BEGIN
+  PERFORM sb_add_usage_daily(p_tenant, p_agent, p_day, p_slot, 1, p_deferred, p_failed,
+    p_llm_calls, p_input_tokens, p_output_tokens, p_cached_input_tokens,
+    p_queue_wait_ms, p_model_ms, p_tools_ms, p_commit_ms, p_total_ms, p_latency_buckets);
 
   IF cardinality(p_outcome_codes) > 0 THEN
     INSERT INTO "UsageOutcomeDaily" ("tenantId", "agentId", "day", "code", "turns", "slot")
@@ -166,3 +185,4 @@ $$;
 -- migrate:down
 DROP FUNCTION sb_commit_turn(JSONB);
 DROP FUNCTION sb_record_turn_usage(UUID, UUID, DATE, SMALLINT, INT, INT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, INT[], TEXT[]);
+DROP FUNCTION sb_add_usage_daily(UUID, UUID, DATE, SMALLINT, INT, INT, INT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, BIGINT, INT[]);

@@ -32,32 +32,14 @@ BEGIN
            sum(m."totalMs")::bigint AS "totalMs"
       FROM moved AS m
      GROUP BY 1, 2, 3)
-  INSERT INTO "UsageDaily" ("tenantId", "agentId", "day", "slot", "turns", "deferredTurns", "failedTurns", "llmCalls",
-    "inputTokens", "outputTokens", "cachedInputTokens", "queueWaitMs", "modelMs", "toolsMs", "commitMs", "totalMs",
-    "latencyBuckets", "updatedAt")
-  SELECT s."tenantId", s."agentId", s."day", 0, s."turns", s."deferredTurns", s."failedTurns", s."llmCalls",
-    s."inputTokens", s."outputTokens", s."cachedInputTokens", s."queueWaitMs", s."modelMs", s."toolsMs", s."commitMs", s."totalMs",
-    COALESCE(b."latencyBuckets", ARRAY[]::int[]), now()
-    FROM summed AS s LEFT JOIN buckets AS b USING ("tenantId", "agentId", "day")
-  ON CONFLICT ("tenantId", "agentId", "day", "slot") DO UPDATE SET
-    "turns" = "UsageDaily"."turns" + EXCLUDED."turns",
-    "deferredTurns" = "UsageDaily"."deferredTurns" + EXCLUDED."deferredTurns",
-    "failedTurns" = "UsageDaily"."failedTurns" + EXCLUDED."failedTurns",
-    "llmCalls" = "UsageDaily"."llmCalls" + EXCLUDED."llmCalls",
-    "inputTokens" = "UsageDaily"."inputTokens" + EXCLUDED."inputTokens",
-    "outputTokens" = "UsageDaily"."outputTokens" + EXCLUDED."outputTokens",
-    "cachedInputTokens" = "UsageDaily"."cachedInputTokens" + EXCLUDED."cachedInputTokens",
-    "queueWaitMs" = "UsageDaily"."queueWaitMs" + EXCLUDED."queueWaitMs",
-    "modelMs" = "UsageDaily"."modelMs" + EXCLUDED."modelMs",
-    "toolsMs" = "UsageDaily"."toolsMs" + EXCLUDED."toolsMs",
-    "commitMs" = "UsageDaily"."commitMs" + EXCLUDED."commitMs",
-    "totalMs" = "UsageDaily"."totalMs" + EXCLUDED."totalMs",
-    "latencyBuckets" = ARRAY(
-      SELECT COALESCE(old, 0) + COALESCE(new, 0)
-        FROM unnest("UsageDaily"."latencyBuckets", EXCLUDED."latencyBuckets") WITH ORDINALITY AS b(old, new, i)
-       ORDER BY i),
-    "updatedAt" = now();
-  GET DIAGNOSTICS v_daily = ROW_COUNT;
+  -- Each (tenant, agent, day) is added to its slot-0 row (sb_add_usage_daily: the upsert every
+  -- roll-up write uses); the moved rows are slots <> 0, so the two never meet.
+  SELECT COALESCE(sum(sb_add_usage_daily(s."tenantId", s."agentId", s."day", 0::smallint,
+           s."turns", s."deferredTurns", s."failedTurns", s."llmCalls", s."inputTokens", s."outputTokens",
+           s."cachedInputTokens", s."queueWaitMs", s."modelMs", s."toolsMs", s."commitMs", s."totalMs",
+           COALESCE(b."latencyBuckets", ARRAY[]::int[]))), 0)::int
+    INTO v_daily
+    FROM summed AS s LEFT JOIN buckets AS b USING ("tenantId", "agentId", "day");
 
   WITH moved AS (
     DELETE FROM "UsageOutcomeDaily" WHERE "day" < p_before AND "slot" <> 0
