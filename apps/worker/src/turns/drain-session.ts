@@ -44,7 +44,8 @@ export class DrainSession {
 
   /**
    * What a job needs before it takes the lease, in one query: whether its message still waits
-   * for an answer, and its session's agent (the drain's policy comes from it).
+   * for an answer (answered, failed or gone: settled), and its session's agent (the drain's
+   * policy comes from it).
    */
   async messageState(tenantId: string, messageId: string): Promise<{ settled: boolean; agentId?: string }> {
     const [row] = await this.prisma.$queryRaw<{ status: string; agentId: string }[]>`
@@ -55,8 +56,7 @@ export class DrainSession {
 
   /** True when the message no longer waits for an answer (answered, failed, or gone). */
   async isSettled(tenantId: string, messageId: string): Promise<boolean> {
-    const m = await this.prisma.message.findFirst({ where: { id: messageId, tenantId }, select: { status: true } });
-    return !m || m.status !== 'queued';
+    return (await this.messageState(tenantId, messageId)).settled;
   }
 
   async execute(req: DrainRequest): Promise<DrainResult> {
