@@ -4,6 +4,7 @@ import type { PrismaClient } from '@switchboard/db';
 import { startApi, stopApi, type ApiProcess } from '../../support/api-process';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
+import { eventually } from './support/private-api';
 import { unique } from './support/rows';
 
 // The worker pipeline issue's acceptance at full size: 3 worker processes, 50 sessions × 20
@@ -94,9 +95,7 @@ describe('worker: 3 processes × 50 sessions × 20 messages', () => {
 
     // A worker logs "turn committed" just after its commit: wait for the last lines to arrive.
     const committedLines = () => workers.flatMap((w) => w.logs.filter((l) => l.msg === 'turn committed'));
-    for (let waited = 0; committedLines().length < SESSIONS * MESSAGES && waited < 30_000; waited += 200) {
-      await new Promise((r) => setTimeout(r, 200));
-    }
+    await eventually(async () => committedLines().length >= SESSIONS * MESSAGES, 30_000).catch(() => undefined);
     const committed = committedLines();
     // Every worker took part: the load really was spread across processes.
     for (const w of workers) expect(w.logs.some((l) => l.msg === 'turn committed')).toBe(true);
