@@ -8,6 +8,9 @@ import type { AdminWorld } from './admin-world';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
+/** The slug of the tenant the catalog's POST /v1/admin/tenants would create: a denied call must not. */
+export const NEVER_CREATED_TENANT_SLUG = 'matrix-never-created';
+
 export interface RouteCase {
   method: Method;
   /** The route as declared, with :params. */
@@ -43,7 +46,7 @@ export const ROUTES: readonly RouteCase[] = [
   r('GET', '/v1/admin/stats', ALL, () => '/v1/admin/stats'),
   r('GET', '/v1/admin/tenants', PLATFORM, () => '/v1/admin/tenants'),
   r('GET', '/v1/admin/tenants/:id', PLATFORM, (w) => `/v1/admin/tenants/${w.tenant}`),
-  r('POST', '/v1/admin/tenants', PLATFORM, () => '/v1/admin/tenants', () => ({ name: 'x', slug: 'matrix-never-created' })),
+  r('POST', '/v1/admin/tenants', PLATFORM, () => '/v1/admin/tenants', () => ({ name: 'x', slug: NEVER_CREATED_TENANT_SLUG })),
   r('PUT', '/v1/admin/tenants/:id', PLATFORM, (w) => `/v1/admin/tenants/${w.tenant}`, () => ({ name: 'renamed' })),
   r('DELETE', '/v1/admin/tenants/:id', PLATFORM, (w) => `/v1/admin/tenants/${w.tenant}`),
   r('GET', '/v1/admin/agents', ALL, () => '/v1/admin/agents'),
