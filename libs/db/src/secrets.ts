@@ -65,5 +65,7 @@ export function secretHint(plaintext: string): string {
 export const SECRET_CONTEXTS = {
   providerCredential: (tenantId: string) => `provider-credential:${tenantId}`,
   channelWebhook: (tenantId: string) => `channel-webhook:${tenantId}`,
+  /** A channel kind's credentials (bot tokens, app secrets), sealed as one JSON object. */
+  channelSecrets: (tenantId: string) => `channel-secrets:${tenantId}`,
   httpToolHeaders: (tenantId: string) => `http-tool-headers:${tenantId}`,
 } as const;

@@ -9,6 +9,7 @@ export const channelColumns = {
   tenantId: true,
   agentId: true,
   name: true,
+  kind: true,
   webhookUrl: true,
   webhookSecretEncrypted: true,
   createdAt: true,
