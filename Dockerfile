@@ -19,6 +19,7 @@ COPY libs/agent-config/package.json libs/agent-config/
 COPY libs/config/package.json libs/config/
 COPY libs/db/package.json libs/db/
 COPY libs/queue/package.json libs/queue/
+COPY libs/webhooks/package.json libs/webhooks/
 # Only argon2 needs its install script (docs/dependencies.md): it tests the bundled prebuild and
 # compiles from source when that does not load, hence the toolchain in this stage only. The
 # image's npm 10 does not read package.json `allowScripts`, so scripts are skipped explicitly

@@ -14,6 +14,7 @@ const moduleNameMapper = {
   '^@switchboard/queue$': '<rootDir>/libs/queue/src/index.ts',
   '^@switchboard/config$': '<rootDir>/libs/config/src/index.ts',
   '^@switchboard/agent-config$': '<rootDir>/libs/agent-config/src/index.ts',
+  '^@switchboard/webhooks$': '<rootDir>/libs/webhooks/src/index.ts',
 };
 const common = {
   rootDir: __dirname,

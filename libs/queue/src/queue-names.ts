@@ -4,6 +4,8 @@ export const QUEUES = {
   turns: '{turns}',
   /** A console "test call" of an HTTP tool: the worker (which holds the secret headers) makes it. */
   httpToolTests: '{http-tool-tests}',
+  /** A console "test delivery" to a channel's webhook: the worker (which signs deliveries) sends it. */
+  webhookTests: '{webhook-tests}',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

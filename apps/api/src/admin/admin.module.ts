@@ -2,6 +2,8 @@ import { Module } from '@nestjs/common';
 import { ChannelAuthModule } from '../channel-auth/channel-auth.module';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ChannelsController } from './channels/channels.controller';
+import { SendTestDelivery } from './channels/test-delivery.usecase';
+import { TestDeliveryQueue } from './channels/test-delivery.queue';
 import { CredentialsController } from './credentials/credentials.controller';
 import { HttpToolsController } from './tools/http-tools.controller';
 import { HttpToolsService } from './tools/http-tools.service';
@@ -64,7 +66,7 @@ import { HandBackSession } from './sessions/hand-back.usecase';
     QueuesController,
   ],
   providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, AuthSessions, RefreshCookie, PublishAgent, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue,
-    RedriveDelivery, TurnQueueReader, TurnDeadLetters, TenantBacklogCounter, HandBackSession],
+    RedriveDelivery, TurnQueueReader, TurnDeadLetters, TenantBacklogCounter, HandBackSession, SendTestDelivery, TestDeliveryQueue],
   exports: [AccessTokenService, AdminAuthGuard],
 })
 export class AdminModule {}

@@ -1,37 +1,30 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
-import { guardedHttpCall } from '../http-tools/guarded-http-call';
-import { SECRET_CONTEXTS, SecretBox } from '../secrets/secret-box';
-import { SIGNATURE_HEADER, signWebhook } from './webhook-signature';
+import { SecretBox } from '../secrets/secret-box';
 import { PeriodicTask } from '../periodic/periodic-task';
+import { postWebhook } from './post-webhook';
+import { webhookBody, type DeliveryFacts } from './webhook-body';
+import { openWebhookSecrets, type SealedWebhookSecrets } from './webhook-secrets';
 
 /** How long a claimed delivery is ours before another worker may try it (longer than one POST). */
 const CLAIM_MS = 60_000;
-const POST_TIMEOUT_MS = 10_000;
 const MAX_BACKOFF_MS = 10 * 60_000;
 const BATCH = 20;
 
-interface DueDelivery {
-  id: string;
+interface DueDelivery extends DeliveryFacts, SealedWebhookSecrets {
   tenantId: string;
-  channelId: string;
-  messageId: string;
   url: string;
   createdAt: Date;
-  sessionId: string;
-  sessionKey: string;
-  text: string;
-  messageCreatedAt: Date;
-  webhookSecretEncrypted: string | null;
 }
 
 export type DeliveryOutcome = 'delivered' | 'failed' | 'dead';
 
 /**
  * POSTs replies to channels that have a webhook, in order per session: a session's next reply
- * waits until the previous one is delivered or dead-lettered. Each POST is signed (HMAC-SHA256
- * over timestamp and body), goes through the SSRF guard, and is retried with exponential backoff
+ * waits until the previous one is delivered or dead-lettered; events that are not replies (a
+ * hand-off) go at once. Each POST is signed the Standard Webhooks way (webhook-signature.ts),
+ * goes through the SSRF guard, and is retried with exponential backoff
  * until DELIVERY_MAX_ATTEMPTS or DELIVERY_MAX_AGE_MS, then marked `dead` with its last error.
  * Deliveries are rows in Postgres (written in the turn's commit), so any worker can send them:
  * a conditional update claims one, so two workers never send the same attempt.
@@ -61,12 +54,13 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   /** Sends every delivery due now (the head of each session's line); returns what happened to each. */
   async tick(now = new Date()): Promise<DeliveryOutcome[]> {
     const due = await this.prisma.$queryRaw<DueDelivery[]>`
-      SELECT d."id", d."tenantId", d."channelId", d."messageId", d."url", d."createdAt",
-             m."sessionId", s."externalKey" AS "sessionKey", m."text", m."createdAt" AS "messageCreatedAt",
-             c."webhookSecretEncrypted"
+      SELECT d."id", d."tenantId", d."channelId", d."messageId", d."url", d."createdAt", d."payload",
+             m."sessionId", s."externalKey" AS "sessionKey", m."text", m."kind", m."createdAt" AS "messageCreatedAt", m."visibleAt",
+             c."webhookSecretEncrypted", c."webhookSecretPreviousEncrypted", c."webhookSecretPreviousExpiresAt"
       FROM "Delivery" d
-      JOIN "Message" m ON m."id" = d."messageId"
-      JOIN "Session" s ON s."id" = m."sessionId"
+      -- An event that is not a reply has no message and waits for none (NOT EXISTS below is true).
+      LEFT JOIN "Message" m ON m."id" = d."messageId"
+      LEFT JOIN "Session" s ON s."id" = m."sessionId"
       JOIN "Channel" c ON c."id" = d."channelId"
       WHERE d."status" IN ('pending', 'failed')
         AND d."nextAttemptAt" <= ${now}
@@ -87,34 +81,15 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async send(d: DueDelivery): Promise<DeliveryOutcome> {
-    const body = JSON.stringify({
-      deliveryId: d.id,
-      messageId: d.messageId,
-      sessionId: d.sessionId,
-      session: d.sessionKey,
-      channelId: d.channelId,
-      text: d.text,
-      createdAt: d.messageCreatedAt.toISOString(),
-    });
     let status: number | undefined;
     let error: string | undefined;
     try {
-      const secret = d.webhookSecretEncrypted ? this.secrets.decrypt(d.webhookSecretEncrypted, SECRET_CONTEXTS.channelWebhook(d.tenantId)) : undefined;
-      const res = await guardedHttpCall({
-        method: 'POST',
+      const res = await postWebhook({
         url: d.url,
-        headers: {
-          'content-type': 'application/json',
-          'user-agent': 'switchboard-webhook',
-          'x-switchboard-delivery': d.id,
-          ...(secret && { [SIGNATURE_HEADER]: signWebhook(secret, body, Math.floor(Date.now() / 1000)) }),
-        },
-        originHeaders: {},
-        body,
-        timeoutMs: POST_TIMEOUT_MS,
-        maxResponseBytes: 64 * 1024,
+        id: d.id,
+        body: webhookBody(d),
+        secrets: openWebhookSecrets(this.secrets, d.tenantId, d, new Date()),
         allowedHosts: this.allowedHosts,
-        maxRedirects: 0,
       });
       status = res.status;
       if (res.status >= 200 && res.status < 300) {

@@ -1,19 +1,13 @@
 import { Logger } from '@nestjs/common';
 import { Processor, WorkerHost } from '@nestjs/bullmq';
 import type { Job } from 'bullmq';
-import type { IncomingHttpHeaders } from 'node:http';
 import { PrismaService } from '@switchboard/db';
 import { QUEUES, type HttpToolTestJobData, type HttpToolTestResult } from '@switchboard/queue';
+import { flatHeaders } from './flat-headers';
 import { HttpTools } from './http-tools';
 
 /** Response text kept for the console; the full body was already capped by the guarded client. */
 export const TEST_BODY_DISPLAY_CHARS = 20_000;
-
-function flatHeaders(headers: IncomingHttpHeaders): Record<string, string> {
-  return Object.fromEntries(
-    Object.entries(headers).flatMap(([k, v]) => (v === undefined ? [] : [[k, Array.isArray(v) ? v.join(', ') : v]])),
-  ) as Record<string, string>;
-}
 
 /** The code and message a tool error carries (the SSRF guard's, the client's), or a generic one. */
 function toolError(err: unknown): { code: string; message: string } {

@@ -1,4 +1,5 @@
 import type { Prisma } from '@switchboard/db';
+import { DEFAULT_SECRET_GRACE_SECONDS, MAX_SECRET_GRACE_SECONDS } from '@switchboard/webhooks';
 import { z } from 'zod';
 import { textContainsFilter, uuidFilter } from '../list-query/filters';
 import type { ListSpec } from '../list-query/list-query';
@@ -12,6 +13,7 @@ export const channelColumns = {
   kind: true,
   webhookUrl: true,
   webhookSecretEncrypted: true,
+  webhookSecretPreviousExpiresAt: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -21,10 +23,17 @@ type ChannelRow = Prisma.ChannelGetPayload<{ select: typeof channelColumns }>;
 export interface ChannelDto extends Omit<ChannelRow, 'webhookSecretEncrypted'> {
   /** Whether a signing secret is set; the secret itself is shown once, on create or rotation. */
   hasWebhookSecret: boolean;
+  /** Until when deliveries are also signed with the secret before the last rotation; null when not. */
+  webhookSecretPreviousExpiresAt: Date | null;
 }
 
-export function toChannelDto({ webhookSecretEncrypted, ...rest }: ChannelRow): ChannelDto {
-  return { ...rest, hasWebhookSecret: webhookSecretEncrypted !== null };
+export function toChannelDto({ webhookSecretEncrypted, webhookSecretPreviousExpiresAt, ...rest }: ChannelRow): ChannelDto {
+  const now = new Date();
+  return {
+    ...rest,
+    hasWebhookSecret: webhookSecretEncrypted !== null,
+    webhookSecretPreviousExpiresAt: webhookSecretPreviousExpiresAt && webhookSecretPreviousExpiresAt > now ? webhookSecretPreviousExpiresAt : null,
+  };
 }
 
 const webhookUrl = z
@@ -48,6 +57,16 @@ export const updateChannelBody = z.object({
   webhookUrl: webhookUrl.nullable().optional(),
 });
 export type UpdateChannelBody = z.infer<typeof updateChannelBody>;
+
+/**
+ * `POST channels/:id/rotate-secret`: how long the replaced secret still signs deliveries beside
+ * the new one (0 = not at all), so receivers can switch without refusing a delivery. No body:
+ * the default (24 h).
+ */
+export const rotateSecretBody = z
+  .strictObject({ graceSeconds: z.number().int().min(0).max(MAX_SECRET_GRACE_SECONDS).default(DEFAULT_SECRET_GRACE_SECONDS) })
+  .prefault({});
+export type RotateSecretBody = z.infer<typeof rotateSecretBody>;
 
 export const channelsListSpec: ListSpec<Prisma.ChannelWhereInput> = {
   resource: 'channels',

@@ -1,6 +1,7 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
+import { newWebhookSecret } from '@switchboard/webhooks';
 import type { FastifyReply } from 'fastify';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { ResourceNotFoundError, UnknownReferenceError } from '../admin-errors';
@@ -21,18 +22,21 @@ import {
   channelColumns,
   channelsListSpec,
   createChannelBody,
+  rotateSecretBody,
   toChannelDto,
   updateChannelBody,
   type ChannelDto,
   type CreateChannelBody,
+  type RotateSecretBody,
   type UpdateChannelBody,
 } from './channel.dto';
-import { newWebhookSecret } from './webhook-secret';
+import { SendTestDelivery, type TestDeliveryAnswer } from './test-delivery.usecase';
 import { ApiKeyCache } from '../../channel-auth/api-key-cache';
 
 /**
  * Channels: each belongs to one agent of its tenant, may have an outbound webhook URL, and has
- * a signing secret that is shown once (on create and on rotation) and stored encrypted.
+ * a signing secret that is shown once (on create and on rotation) and stored encrypted. Webhooks
+ * are signed the Standard Webhooks way (docs/webhooks.md).
  */
 @ApiTags('console admin')
 @Controller('v1/admin/channels')
@@ -42,6 +46,7 @@ export class ChannelsController {
     private readonly prisma: PrismaService,
     private readonly secrets: SecretBox,
     private readonly verifiedKeys: ApiKeyCache,
+    private readonly testDeliveries: SendTestDelivery,
   ) {}
 
   @Get()
@@ -114,18 +119,45 @@ export class ChannelsController {
   @Post(':id/rotate-secret')
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
-  @ApiOperation({ summary: 'Replace the webhook signing secret; the new one is in this answer only' })
-  async rotateSecret(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @ApiOperation({
+    summary:
+      'Replace the webhook signing secret; the new one is in this answer only. The old one keeps signing beside it for `graceSeconds` (default 86400, 0 = not at all, at most 604800)',
+  })
+  async rotateSecret(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(rotateSecretBody)) body: RotateSecretBody) {
     return adminTransaction(this.prisma, user, async (tx) => {
-      const before = toChannelDto(await this.find(user, id, tx));
+      const before = await this.find(user, id, tx);
       const secret = newWebhookSecret();
+      // The replaced secret (still sealed, same tenant context) signs beside the new one until then.
+      const keepOld = body.graceSeconds > 0 && before.webhookSecretEncrypted !== null;
+      const previousExpiresAt = keepOld ? new Date(Date.now() + body.graceSeconds * 1000) : null;
       await tx.channel.update({
         where: { id },
-        data: { webhookSecretEncrypted: this.secrets.encrypt(secret, SECRET_CONTEXTS.channelWebhook(before.tenantId)) },
+        data: {
+          webhookSecretEncrypted: this.secrets.encrypt(secret, SECRET_CONTEXTS.channelWebhook(before.tenantId)),
+          webhookSecretPreviousEncrypted: keepOld ? before.webhookSecretEncrypted : null,
+          webhookSecretPreviousExpiresAt: previousExpiresAt,
+        },
       });
-      await recordAudit(tx, user, { action: 'channel.rotate-secret', entityType: 'channel', entityId: id, tenantId: before.tenantId });
-      return { id, webhookSecret: secret };
+      await recordAudit(tx, user, {
+        action: 'channel.rotate-secret',
+        entityType: 'channel',
+        entityId: id,
+        tenantId: before.tenantId,
+        after: { graceSeconds: body.graceSeconds, webhookSecretPreviousExpiresAt: previousExpiresAt },
+      });
+      return { id, webhookSecret: secret, webhookSecretPreviousExpiresAt: previousExpiresAt };
     });
+  }
+
+  @Post(':id/test-delivery')
+  @HttpCode(200)
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({
+    summary:
+      "Send a signed `webhook.test` event to the channel's webhook URL from a worker (outbound guard included) and answer what the receiver said; 409 channel-has-no-webhook without a URL",
+  })
+  testDelivery(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<TestDeliveryAnswer> {
+    return this.testDeliveries.run(user, id);
   }
 
   @Delete(':id')

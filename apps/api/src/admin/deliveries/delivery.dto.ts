@@ -1,4 +1,5 @@
 import type { Prisma } from '@switchboard/db';
+import { FALLBACK_MESSAGE_KIND } from '@switchboard/webhooks';
 import { dateBoundFilter, enumFilter, uuidFilter } from '../list-query/filters';
 import type { ListSpec } from '../list-query/list-query';
 
@@ -14,8 +15,11 @@ export const deliveriesListSpec: ListSpec<Prisma.DeliveryWhereInput> = {
     tenantId: uuidFilter('tenantId'),
     channelId: uuidFilter('channelId'),
     messageId: uuidFilter('messageId'),
-    // The session is the reply's: deliveries carry no session column of their own.
-    sessionId: (value) => ({ message: uuidFilter('sessionId')(value) }),
+    // A reply's session is its message's; an event that is not a reply carries its own.
+    sessionId: (value) => {
+      const session = uuidFilter('sessionId')(value);
+      return { OR: [session, { message: session }] };
+    },
     status: enumFilter('status', DELIVERY_STATUSES),
     createdAt_gte: dateBoundFilter('createdAt', 'gte'),
     createdAt_lte: dateBoundFilter('createdAt', 'lte'),
@@ -36,18 +40,36 @@ export const deliverySelect = {
   deliveredAt: true,
   createdAt: true,
   updatedAt: true,
-  message: { select: { sessionId: true } },
+  sessionId: true,
+  payload: true,
+  message: { select: { sessionId: true, kind: true } },
 } as const;
 
 type DeliveryRow = Prisma.DeliveryGetPayload<{ select: typeof deliverySelect }>;
 
-/** A webhook delivery as the console reads it: the reply's session beside it, the URL without credentials. */
-export interface DeliveryDto extends Omit<DeliveryRow, 'message'> {
+/**
+ * A webhook delivery as the console reads it: its event type, its session (a reply's is its
+ * message's), the URL without credentials. The payload itself is not shown: a reply's is its message.
+ */
+export interface DeliveryDto extends Omit<DeliveryRow, 'message' | 'sessionId' | 'payload'> {
+  /** The event type the receiver gets (`message.reply`, `message.fallback`, `session.handed_off`, ...). */
+  type: string;
   sessionId: string;
 }
 
-export function toDeliveryDto({ message, url, ...rest }: DeliveryRow): DeliveryDto {
-  return { ...rest, url: withoutCredentials(url), sessionId: message.sessionId };
+export function toDeliveryDto({ message, url, sessionId, payload, ...rest }: DeliveryRow): DeliveryDto {
+  return {
+    ...rest,
+    type: deliveryType(message?.kind ?? null, payload),
+    url: withoutCredentials(url),
+    sessionId: message?.sessionId ?? sessionId ?? '',
+  };
+}
+
+function deliveryType(kind: string | null, payload: unknown): string {
+  const stored = (payload as { type?: unknown } | null)?.type;
+  if (typeof stored === 'string') return stored;
+  return kind === FALLBACK_MESSAGE_KIND ? 'message.fallback' : 'message.reply';
 }
 
 /**

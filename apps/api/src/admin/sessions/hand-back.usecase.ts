@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@switchboard/db';
+import { PrismaService, type Prisma } from '@switchboard/db';
+import { eventDeliveryRow, handedBackEvent } from '@switchboard/webhooks';
 import { ConflictError } from '../../common/errors';
 import { ResourceNotFoundError } from '../admin-errors';
 import type { AdminUser } from '../auth/admin-user';
@@ -21,6 +23,7 @@ export class SessionNotHandedOffError extends ConflictError {
  * with no reply; they stay that way — the person had the conversation — and the bot answers
  * from the next customer message on. The session version is left alone on purpose: a turn
  * committing a hand-off message right now still commits as such instead of replaying as a bot turn.
+ * The channel's webhook gets a `session.handed_back` event.
  */
 @Injectable()
 export class HandBackSession {
@@ -34,6 +37,7 @@ export class HandBackSession {
       const moved = await tx.session.updateMany({ where: { id, status: 'handed_off' }, data: { status: 'active' } });
       if (moved.count !== 1) throw new SessionNotHandedOffError(id, 'no longer handed off');
       const after = await tx.session.findFirstOrThrow({ where: { id }, select: sessionSelect });
+      await this.notifyWebhook(tx, after);
       await recordAudit(tx, user, {
         action: 'session.hand-back',
         entityType: 'session',
@@ -44,5 +48,13 @@ export class HandBackSession {
       });
       return after;
     });
+  }
+
+  /** A `session.handed_back` event for the channel's webhook, if it has one, in the same transaction. */
+  private async notifyWebhook(tx: Prisma.TransactionClient, session: SessionDto): Promise<void> {
+    const channel = await tx.channel.findUniqueOrThrow({ where: { id: session.channelId }, select: { webhookUrl: true } });
+    if (!channel.webhookUrl) return;
+    const event = handedBackEvent({ deliveryId: randomUUID(), channelId: session.channelId, sessionId: session.id, session: session.externalKey, at: new Date() });
+    await tx.delivery.create({ data: eventDeliveryRow(event, session.tenantId, channel.webhookUrl) });
   }
 }
