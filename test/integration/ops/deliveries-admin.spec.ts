@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import type { PrismaClient } from '@switchboard/db';
+import { eventDeliveryRow, handedOffEvent } from '@switchboard/webhooks';
 import { adminGet, adminSend, apiUrl, createSession, errorOf, openDb, tenantWithUsers } from '../admin/support/admin-fixtures';
 
 // GET /v1/admin/deliveries(/:id) and POST /:id/redrive over HTTP against the shared API, with
@@ -35,7 +37,9 @@ async function world(db: PrismaClient) {
   const dead = await make(s1.id, 'dead', 12, 'https://hook-user:hook-pass@hooks.example.test/in?x=1');
   const failed = await make(s1.id, 'failed', 2);
   const delivered = await make(s2.id, 'delivered', 1);
-  const pending = await make(s2.id, 'pending', 0);
+  // An event that is not a reply: a hand-off, stored whole, with its session and no message.
+  const handOff = handedOffEvent({ deliveryId: randomUUID(), channelId: t.channel.id, sessionId: s2.id, session: s2.externalKey, at: new Date() }, 'pediu');
+  const pending = await db.delivery.create({ data: { ...eventDeliveryRow(handOff, t.tenant.id, 'https://hooks.example.test/in'), nextAttemptAt: null } });
   return { ...t, s1, s2, dead, failed, delivered, pending };
 }
 
@@ -69,7 +73,7 @@ describe('GET /v1/admin/deliveries', () => {
     [{ messageId: 'deliveredMessage' }, ['delivered']],
     [{ channelId: 'channel' }, ['pending', 'delivered', 'failed', 'dead']],
   ])('filters by %j', async (filter, expected) => {
-    const values: Record<string, string> = { s1: a.s1.id, s2: a.s2.id, deliveredMessage: a.delivered.messageId, channel: a.channel.id };
+    const values: Record<string, string> = { s1: a.s1.id, s2: a.s2.id, deliveredMessage: a.delivered.messageId!, channel: a.channel.id };
     const resolved = Object.fromEntries(Object.entries(filter).map(([k, v]) => [k, typeof v === 'string' && values[v] ? values[v] : v]));
     const res = await adminGet(a.tokens.operator, '/v1/admin/deliveries', { filter: resolved });
     expect(res.status).toBe(200);
@@ -118,6 +122,7 @@ describe('GET /v1/admin/deliveries/:id', () => {
       channelId: a.channel.id,
       messageId: a.dead.messageId,
       sessionId: a.s1.id,
+      type: 'message.reply',
       url: 'https://***@hooks.example.test/in?x=1',
       status: 'dead',
       attempts: 12,
@@ -129,6 +134,12 @@ describe('GET /v1/admin/deliveries/:id', () => {
       updatedAt: expect.any(String),
     });
     expect(JSON.stringify(res.body)).not.toContain('hook-pass');
+  });
+
+  it('shows an event that is not a reply with its type and session, and no message', async () => {
+    const res = await adminGet(a.tokens.operator, `/v1/admin/deliveries/${a.pending.id}`);
+    expect(res.body).toMatchObject({ id: a.pending.id, type: 'session.handed_off', messageId: null, sessionId: a.s2.id, status: 'pending' });
+    expect(res.body).not.toHaveProperty('payload');
   });
 
   it('answers 404 for another tenant’s id and for a malformed one', async () => {

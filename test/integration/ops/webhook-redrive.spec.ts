@@ -1,5 +1,5 @@
 import { conciergeAgentConfig } from '@switchboard/agent-config';
-import { SIGNATURE_HEADER, verifyWebhook } from '../../../apps/worker/src/deliveries/webhook-signature';
+import { Webhook } from 'standardwebhooks';
 import { createTenantFixture, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { eventually } from '../worker/support/private-api';
 import { listPath, request, startOpsStack, tokenFor, type OpsStack } from './support/ops-stack';
@@ -117,8 +117,9 @@ describe('webhook deliveries: dead, redriven, delivered once', () => {
     expect(delivered).toMatchObject({ attempts: 1, lastStatusCode: 200, lastError: null });
     const ok = accepted('/down');
     expect(ok).toHaveLength(1);
-    expect(JSON.parse(ok[0].body)).toMatchObject({ deliveryId: dead.id, sessionId, text: 'A diária em Curitiba sai por R$ 420. Posso reservar?' });
-    expect(verifyWebhook(secret, ok[0].body, String(ok[0].headers[SIGNATURE_HEADER]), Math.floor(Date.now() / 1000))).toBe(true);
+    expect(JSON.parse(ok[0].body)).toMatchObject({ type: 'message.reply', deliveryId: dead.id, sessionId, text: 'A diária em Curitiba sai por R$ 420. Posso reservar?' });
+    expect(new Webhook(secret).verify(ok[0].body, ok[0].headers as Record<string, string>)).toMatchObject({ deliveryId: dead.id });
+    expect(ok[0].headers['webhook-id']).toBe(dead.id);
 
     // A delivered reply cannot be redriven (it would be sent twice).
     const again = await request<{ error: { code: string } }>(stack, operator, 'POST', `/v1/admin/deliveries/${dead.id}/redrive`);
@@ -153,7 +154,7 @@ describe('webhook deliveries: dead, redriven, delivered once', () => {
       [replies[1].id, 200],
     ]);
     for (const h of hits) {
-      expect(verifyWebhook(secret, h.body, String(h.headers[SIGNATURE_HEADER]), Math.floor(Date.now() / 1000))).toBe(true);
+      expect(new Webhook(secret).verify(h.body, h.headers as Record<string, string>)).toMatchObject({ type: 'message.reply' });
     }
     expect(rows.map((d) => [d.messageId, d.attempts])).toEqual([
       [replies[0].id, 3],
