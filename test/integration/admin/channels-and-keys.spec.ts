@@ -58,6 +58,52 @@ describe('channels', () => {
     expect(everything).not.toContain(newSecret);
   });
 
+  it('keeps the replaced secret signing for the grace period a rotation sets (default 24 h, 0 = none)', async () => {
+    const created = await adminSend(owner, 'POST', '/v1/admin/channels', { agentId: world.agent.id, name: unique('rot'), webhookUrl: 'https://hooks.example.test/in' });
+    const channel = created.body as Channel;
+    // A Standard Webhooks secret: whsec_ and 32 bytes of standard base64.
+    expect(channel.webhookSecret).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+    const first = await db.channel.findUniqueOrThrow({ where: { id: channel.id } });
+
+    const before = Date.now();
+    const byDefault = await adminSend(owner, 'POST', `/v1/admin/channels/${channel.id}/rotate-secret`);
+    expect(byDefault.status).toBe(200);
+    const answer = byDefault.body as { webhookSecret: string; webhookSecretPreviousExpiresAt: string };
+    const expiresAt = Date.parse(answer.webhookSecretPreviousExpiresAt);
+    expect(expiresAt - before).toBeGreaterThanOrEqual(86_400_000);
+    expect(expiresAt - Date.now()).toBeLessThanOrEqual(86_400_000);
+    const second = await db.channel.findUniqueOrThrow({ where: { id: channel.id } });
+    expect(second.webhookSecretPreviousEncrypted).toBe(first.webhookSecretEncrypted);
+    expect((await adminGet(owner, `/v1/admin/channels/${channel.id}`)).body).toMatchObject({ webhookSecretPreviousExpiresAt: answer.webhookSecretPreviousExpiresAt });
+
+    const oneHour = await adminSend(owner, 'POST', `/v1/admin/channels/${channel.id}/rotate-secret`, { graceSeconds: 3600 });
+    expect(Date.parse((oneHour.body as { webhookSecretPreviousExpiresAt: string }).webhookSecretPreviousExpiresAt) - Date.now()).toBeLessThanOrEqual(3_600_000);
+    // One previous secret at a time: the one just replaced, not the first.
+    expect((await db.channel.findUniqueOrThrow({ where: { id: channel.id } })).webhookSecretPreviousEncrypted).toBe(second.webhookSecretEncrypted);
+
+    const none = await adminSend(owner, 'POST', `/v1/admin/channels/${channel.id}/rotate-secret`, { graceSeconds: 0 });
+    expect(none.body).toMatchObject({ webhookSecretPreviousExpiresAt: null });
+    expect(await db.channel.findUniqueOrThrow({ where: { id: channel.id } })).toMatchObject({ webhookSecretPreviousEncrypted: null, webhookSecretPreviousExpiresAt: null });
+    expect((await adminGet(owner, `/v1/admin/channels/${channel.id}`)).body).toMatchObject({ webhookSecretPreviousExpiresAt: null });
+
+    const stored = await db.channel.findUniqueOrThrow({ where: { id: channel.id } });
+    for (const bad of [{ graceSeconds: -1 }, { graceSeconds: 604_801 }, { graceSeconds: 1.5 }, { graceSeconds: '3600' }, { grace: 10 }, [], null]) {
+      const res = await adminSend(owner, 'POST', `/v1/admin/channels/${channel.id}/rotate-secret`, bad);
+      expect([JSON.stringify(bad), res.status, errorOf(res.body).code]).toEqual([JSON.stringify(bad), 400, 'validation-failed']);
+    }
+    expect(await db.channel.findUniqueOrThrow({ where: { id: channel.id } })).toEqual(stored);
+    const audit = await db.auditLog.findMany({ where: { entityId: channel.id, action: 'channel.rotate-secret' }, orderBy: { createdAt: 'asc' } });
+    expect(audit.map((a) => (a.after as { graceSeconds: number }).graceSeconds)).toEqual([86_400, 3600, 0]);
+  });
+
+  it('answers 409 channel-has-no-webhook to a test delivery of a channel without a webhook URL', async () => {
+    const created = await adminSend(owner, 'POST', '/v1/admin/channels', { agentId: world.agent.id, name: unique('nohook') });
+    const res = await adminSend(owner, 'POST', `/v1/admin/channels/${(created.body as Channel).id}/test-delivery`);
+    expect([res.status, errorOf(res.body).code]).toEqual([409, 'channel-has-no-webhook']);
+    const foreign = await adminSend(owner, 'POST', '/v1/admin/channels/3f1b7a52-9c1e-4d7a-8a47-0d6f3f1b7a52/test-delivery');
+    expect([foreign.status, errorOf(foreign.body).code]).toEqual([404, 'not-found']);
+  });
+
   it('refuses an agent of no tenant of the user, a bad URL and unknown keys', async () => {
     const unknownAgent = await adminSend(owner, 'POST', '/v1/admin/channels', { agentId: '3f1b7a52-9c1e-4d7a-8a47-0d6f3f1b7a52', name: 'x' });
     expect(unknownAgent.status).toBe(422);
