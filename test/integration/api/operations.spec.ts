@@ -26,10 +26,16 @@ describe('operations endpoints', () => {
     expect(res.body).toContain('# TYPE switchboard_messages_accepted_total counter');
   });
 
-  it('serves the OpenAPI document with the channel endpoints', async () => {
+  it('serves the OpenAPI document with the channel endpoints and the webhook events', async () => {
     const res = await request('GET', '/docs-json');
     expect(res.status).toBe(200);
     expect(Object.keys(res.body.paths)).toEqual(expect.arrayContaining(['/v1/messages', '/v1/sessions/{sessionId}/messages']));
+    // OpenAPI 3.1 for its `webhooks` section, generated from libs/webhooks (checked there in detail).
+    expect(res.body.openapi).toBe('3.1.0');
+    expect(Object.keys(res.body.webhooks)).toEqual(['message.reply', 'message.fallback', 'session.handed_off', 'session.handed_back', 'webhook.test']);
+    expect(res.body.webhooks['message.reply'].post.requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/MessageReplyEvent' });
+    expect(res.body.components.schemas.MessageReplyEvent.properties.type).toEqual({ type: 'string', const: 'message.reply' });
+    expect(Object.keys(res.body.paths)).toContain('/v1/admin/channels/{id}/test-delivery');
     const ui = await request('GET', '/docs');
     expect(ui.status).toBe(200);
   });
