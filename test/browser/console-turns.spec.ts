@@ -1,7 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { DEV_MASTER_KEY } from '@switchboard/config';
+import { encryptSecret, parseMasterKey, SECRET_CONTEXTS } from '@switchboard/db';
+import { newWebhookSecret } from '@switchboard/webhooks';
 import type { Page } from 'playwright-core';
+import { Webhook } from 'standardwebhooks';
 import { createSession, createTenant, createTurn, createUser, unique } from '../integration/admin/support/admin-fixtures';
 import { startPrivateApi, type PrivateApi } from '../integration/worker/support/private-api';
 import type { WorkerProcess } from '../support/worker-process';
@@ -10,8 +14,8 @@ import { SCREENSHOTS, useConsoleSuite } from './support/console-suite';
 import { startWorkerPatiently } from './support/worker';
 
 // The console's views of what happens inside turns and tools, in headless Chromium: a turn's
-// tool calls in the session view, an HTTP tool's test call answered by a real worker, and the
-// platform admins' tenant switcher. Its own API and queue prefix: the test call's job must reach
+// tool calls in the session view, an HTTP tool's test call and a channel's test delivery
+// answered by a real worker, and the platform admins' tenant switcher. Its own API and queue prefix: the test call's job must reach
 // this suite's worker (which may call localhost), not another suite's.
 jest.setTimeout(300_000);
 
@@ -22,11 +26,14 @@ let api: PrivateApi;
 let worker: WorkerProcess;
 let receiver: Server;
 let receiverPort: number;
+const received: { path: string; headers: Record<string, string>; body: string }[] = [];
 
 beforeAll(async () => {
   receiver = createServer((req, res) => {
-    req.resume();
+    let body = '';
+    req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
+      received.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body });
       res.writeHead(200, { 'content-type': 'application/json', 'x-quote-id': 'q-77' });
       res.end(JSON.stringify({ price: 320, city: 'Curitiba' }));
     });
@@ -148,6 +155,40 @@ describe('the console, inside turns and tools', () => {
       await panel.getByTestId('test-call-headers').getByRole('row').filter({ hasText: 'x-quote-id' }).getByText('q-77').waitFor();
       expect(JSON.parse((await panel.getByTestId('tool-result').textContent()) ?? '')).toEqual({ price: 320, city: 'Curitiba' });
     });
+  });
+
+  it('sends a test delivery from a channel’s edit page and rotates its secret with a grace period', async () => {
+    const t = await createTenant(suite.db);
+    const owner = await createUser(suite.db, 'owner', t.tenant.id);
+    const secret = newWebhookSecret();
+    await suite.db.channel.update({
+      where: { id: t.channel.id },
+      data: {
+        webhookUrl: `http://localhost:${receiverPort}/hook`,
+        webhookSecretEncrypted: encryptSecret(secret, parseMasterKey(DEV_MASTER_KEY), SECRET_CONTEXTS.channelWebhook(t.tenant.id)),
+      },
+    });
+
+    await run(owner.email, async (page) => {
+      await page.goto(`${api.baseUrl}/admin/#/channels/${t.channel.id}`);
+      const panel = page.getByTestId('test-delivery');
+      await panel.getByRole('button', { name: 'Send test delivery' }).click();
+      await expect(panel.getByTestId('test-delivery-status').textContent()).resolves.toBe('HTTP 200');
+      await panel.getByTestId('test-delivery-headers').getByRole('row').filter({ hasText: 'x-quote-id' }).getByText('q-77').waitFor();
+      await panel.screenshot({ path: join(SCREENSHOTS, 'channel-test-delivery.png') });
+      const hit = received.find((r) => r.path === '/hook')!;
+      expect(new Webhook(secret).verify(hit.body, hit.headers)).toMatchObject({ type: 'webhook.test', channelId: t.channel.id });
+
+      await page.getByRole('button', { name: 'Rotate webhook secret' }).click();
+      await page.getByTestId('rotate-grace').click();
+      await page.getByRole('option', { name: '1 hour' }).click();
+      await page.getByRole('button', { name: 'Rotate', exact: true }).click();
+      await expect(page.getByTestId('one-time-secret').textContent()).resolves.toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/);
+      await page.getByRole('button', { name: 'I have copied it' }).click();
+      await page.getByTestId('previous-secret').waitFor();
+    });
+    const channel = await suite.db.channel.findUniqueOrThrow({ where: { id: t.channel.id } });
+    expect(channel.webhookSecretPreviousExpiresAt!.getTime() - Date.now()).toBeGreaterThan(3_500_000);
   });
 
   it('lets a platform admin switch tenants: the lists and the dashboard show the picked tenant, or all', async () => {

@@ -19,7 +19,7 @@ export function ChannelCreate() {
       <OneTimeSecretDialog
         title="Webhook signing secret"
         secret={created?.webhookSecret ?? null}
-        explanation="Outbound webhooks of this channel are signed with this secret."
+        explanation="Outbound webhooks of this channel are signed with this secret, the Standard Webhooks way: verify them with a Standard Webhooks library (docs/webhooks.md)."
         onClose={() => {
           const id = created?.id;
           setCreated(null);

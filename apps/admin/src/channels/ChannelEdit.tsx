@@ -1,15 +1,25 @@
-import { Divider, Stack } from '@mui/material';
+import { Divider, Stack, Typography } from '@mui/material';
 import { Edit, SimpleForm, useRecordContext } from 'react-admin';
 import { ApiKeysPanel } from './ApiKeysPanel';
 import { ChannelInputs } from './ChannelInputs';
 import { RotateSecretButton } from './RotateSecretButton';
+import { TestDelivery } from './TestDelivery';
 
 function ChannelExtras() {
-  const record = useRecordContext<{ id: string }>();
+  const record = useRecordContext<{ id: string; webhookSecretPreviousExpiresAt: string | null }>();
   if (!record) return null;
   return (
     <Stack spacing={2} sx={{ width: '100%', mt: 2 }}>
-      <RotateSecretButton channelId={record.id} />
+      <Stack direction="row" spacing={2} alignItems="center">
+        <RotateSecretButton channelId={record.id} />
+        {record.webhookSecretPreviousExpiresAt && (
+          <Typography variant="body2" color="text.secondary" data-testid="previous-secret">
+            The previous secret also signs deliveries until {new Date(record.webhookSecretPreviousExpiresAt).toLocaleString()}.
+          </Typography>
+        )}
+      </Stack>
+      <Divider />
+      <TestDelivery />
       <Divider />
       <ApiKeysPanel channelId={record.id} />
     </Stack>

@@ -9,7 +9,7 @@ export function ChannelInputs() {
       <ReferenceInput source="agentId" reference="agents">
         <SelectInput optionText="name" validate={required()} label="Agent" />
       </ReferenceInput>
-      <TextInput source="webhookUrl" label="Webhook URL" validate={httpUrl} helperText="Replies are posted here, signed with the channel's secret (optional)" parse={(v: string) => v || null} />
+      <TextInput source="webhookUrl" label="Webhook URL" validate={httpUrl} helperText="Replies and other events are posted here, signed the Standard Webhooks way with the channel's secret (optional)" parse={(v: string) => v || null} />
     </>
   );
 }

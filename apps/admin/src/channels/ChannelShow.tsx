@@ -16,6 +16,7 @@ export function ChannelShow() {
         <ReferenceField source="agentId" reference="agents" label="Agent" />
         <TextField source="webhookUrl" label="Webhook URL" emptyText="—" />
         <BooleanField source="hasWebhookSecret" label="Signing secret set" />
+        <DateField source="webhookSecretPreviousExpiresAt" label="Previous secret valid until" showTime emptyText="—" />
         <DateField source="createdAt" showTime />
         <Keys />
         <ChannelDeliveries />

@@ -24,6 +24,7 @@ export function ChannelDeliveries() {
         <Datagrid bulkActionButtons={false} rowClick={(id) => `/deliveries/${id}/show`} data-testid="channel-deliveries">
           <DateField source="createdAt" label="Created" showTime />
           <DeliveryStatusChip label="Status" source="status" />
+        <TextField source="type" label="Event" />
           <NumberField source="attempts" />
           <NumberField source="lastStatusCode" label="Last HTTP status" emptyText="—" />
           <TextField source="lastError" label="Last error" emptyText="—" />

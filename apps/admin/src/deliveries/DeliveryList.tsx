@@ -18,13 +18,14 @@ const filters = [
   <TextInput key="messageId" source="messageId" label="Message id" />,
 ];
 
-/** Outbound webhook deliveries of replies, newest first; dead ones can be sent again. */
+/** Outbound webhook deliveries (replies and other events), newest first; dead ones can be sent again. */
 export function DeliveryList() {
   return (
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
       <Datagrid rowClick="show" bulkActionButtons={false} data-testid="deliveries">
         <DateField source="createdAt" label="Created" showTime />
         <DeliveryStatusChip label="Status" source="status" />
+        <TextField source="type" label="Event" />
         <ReferenceField source="channelId" reference="channels" label="Channel" link={false} />
         <ReferenceField source="sessionId" reference="sessions" label="Session" link="show" />
         <NumberField source="attempts" />

@@ -16,6 +16,7 @@ export function DeliveryShow() {
     <Show actions={<Actions />}>
       <SimpleShowLayout>
         <DeliveryStatusChip label="Status" source="status" />
+        <TextField source="type" label="Event" />
         <TextField source="url" label="Webhook URL" />
         <NumberField source="attempts" />
         <NumberField source="lastStatusCode" label="Last HTTP status" emptyText="—" />
@@ -24,9 +25,9 @@ export function DeliveryShow() {
         <DateField source="deliveredAt" label="Delivered" showTime emptyText="—" />
         <ReferenceField source="channelId" reference="channels" label="Channel" />
         <ReferenceField source="sessionId" reference="sessions" label="Session" link="show" />
-        <TextField source="messageId" label="Reply message id" />
+        <TextField source="messageId" label="Reply message id" emptyText="— (not a reply)" />
         <DateField source="createdAt" label="Created" showTime />
-        <TextField source="id" label="Delivery id" />
+        <TextField source="id" label="Delivery id (webhook-id)" />
       </SimpleShowLayout>
     </Show>
   );

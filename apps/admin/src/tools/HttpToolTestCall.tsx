@@ -1,9 +1,9 @@
-import { Alert, Box, Button, Card, CardContent, Chip, Stack, Table, TableBody, TableCell, TableRow, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, Card, CardContent, TextField, Typography } from '@mui/material';
 import { useMutation } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useRecordContext } from 'react-admin';
 import { adminFetch, errorBodyOf, messageOf } from '../api/api-fetch';
-import { ToolCallResult } from '../turns/ToolCallResult';
+import { HttpAnswer } from '../components/HttpAnswer';
 
 type TestAnswer =
   | { ok: true; toolId: string; status: number; headers: Record<string, string>; body: string; truncated: boolean; ms: number }
@@ -33,30 +33,7 @@ function Answer({ answer }: { answer: TestAnswer }) {
       </Alert>
     );
   }
-  const success = answer.status >= 200 && answer.status < 300;
-  return (
-    <Stack spacing={1} data-testid="test-call-response">
-      <Stack direction="row" spacing={1} alignItems="center">
-        <Chip data-testid="test-call-status" color={success ? 'success' : 'error'} label={`HTTP ${answer.status}`} />
-        <Typography variant="body2" color="text.secondary">
-          {answer.ms} ms{success ? '' : ' · the model would read this as a tool error'}
-        </Typography>
-      </Stack>
-      <Typography variant="subtitle2">Response headers</Typography>
-      <Table size="small" data-testid="test-call-headers">
-        <TableBody>
-          {Object.entries(answer.headers).map(([k, v]) => (
-            <TableRow key={k}>
-              <TableCell sx={{ fontFamily: 'monospace', width: 240 }}>{k}</TableCell>
-              <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{v}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
-      <Typography variant="subtitle2">Body{answer.truncated ? ' (cut short for display)' : ''}</Typography>
-      <ToolCallResult text={answer.body} />
-    </Stack>
-  );
+  return <HttpAnswer {...answer} failureNote="the model would read this as a tool error" testId="test-call" />;
 }
 
 /**
