@@ -56,6 +56,19 @@ describe('signWebhook', () => {
     expect(headers[LEGACY_SIGNATURE_HEADER]).toBe(`t=${t},v1=${createHmac('sha256', legacy).update(`${t}.${body}`).digest('hex')}`);
   });
 
+  it('matches the worked example of docs/webhooks.md', () => {
+    const secret = `whsec_${Buffer.from([...Array(32).keys()]).toString('base64')}`;
+    expect(secret).toBe('whsec_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=');
+    const example =
+      '{"type":"webhook.test","version":1,"timestamp":"2026-12-03T16:00:00.000Z","deliveryId":"0b9a4c62-5d1e-4f7a-9c3b-2e8f6a1d4b70","channelId":"5f2d8e41-7c3a-4b9e-8d6f-1a2b3c4d5e6f","text":"hi"}';
+    const headers = signWebhook({ id: '0b9a4c62-5d1e-4f7a-9c3b-2e8f6a1d4b70', body: example, secrets: [secret], at: new Date(1_796_313_600_000) });
+    expect(headers).toEqual({
+      'webhook-id': '0b9a4c62-5d1e-4f7a-9c3b-2e8f6a1d4b70',
+      'webhook-timestamp': '1796313600',
+      'webhook-signature': 'v1,alZ+w/bJPcGOf9s+t55cLZaFndLKTMmvXlGCg1vsDoU=',
+    });
+  });
+
   it('sends the id and timestamp but no signature for a channel without a secret', () => {
     const headers = signWebhook({ id, body, secrets: [], at: new Date(1_800_000_000_000) });
     expect(headers).toEqual({ 'webhook-id': id, 'webhook-timestamp': '1800000000' });
