@@ -34,6 +34,11 @@ beforeAll(async () => {
     req.on('data', (c: Buffer) => (body += c.toString()));
     req.on('end', () => {
       received.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body });
+      if (req.url === '/hook') {
+        res.writeHead(200, { 'content-type': 'application/json', 'x-receiver': 'crm-7' });
+        res.end(JSON.stringify({ received: true }));
+        return;
+      }
       res.writeHead(200, { 'content-type': 'application/json', 'x-quote-id': 'q-77' });
       res.end(JSON.stringify({ price: 320, city: 'Curitiba' }));
     });
@@ -174,7 +179,7 @@ describe('the console, inside turns and tools', () => {
       const panel = page.getByTestId('test-delivery');
       await panel.getByRole('button', { name: 'Send test delivery' }).click();
       await expect(panel.getByTestId('test-delivery-status').textContent()).resolves.toBe('HTTP 200');
-      await panel.getByTestId('test-delivery-headers').getByRole('row').filter({ hasText: 'x-quote-id' }).getByText('q-77').waitFor();
+      await panel.getByTestId('test-delivery-headers').getByRole('row').filter({ hasText: 'x-receiver' }).getByText('crm-7').waitFor();
       await panel.screenshot({ path: join(SCREENSHOTS, 'channel-test-delivery.png') });
       const hit = received.find((r) => r.path === '/hook')!;
       expect(new Webhook(secret).verify(hit.body, hit.headers)).toMatchObject({ type: 'webhook.test', channelId: t.channel.id });
