@@ -9,6 +9,7 @@ import { MessagesModule } from './messages/messages.module';
 import { EventsModule } from './events/events.module';
 import { SessionStartModule } from './session-start/session-start.module';
 import { StreamsModule } from './streams/streams.module';
+import { WidgetModule } from './widget/widget.module';
 
 /** The API: infrastructure first, then one module per feature. Add feature modules to the list. */
 @Module({})
@@ -23,6 +24,7 @@ export class AppModule {
         EventsModule,
         SessionStartModule,
         StreamsModule,
+        WidgetModule,
         AdminModule,
         ConsoleModule,
       ],

@@ -8,6 +8,8 @@ import { SwitchboardFastifyAdapter } from './common/http/switchboard-fastify-ada
 import { setupSwagger } from './docs/swagger';
 import { registerHttpMetrics } from './metrics/http-metrics.hook';
 import { MetricsService } from './metrics/metrics.service';
+import { WidgetChannels } from './widget/widget-channels';
+import { corsDelegator } from './widget/widget-cors';
 
 /**
  * Request bodies above this are refused with 413 `payload-too-large`. 128 KB fits the largest
@@ -26,11 +28,13 @@ export async function createApp(env: Env): Promise<NestFastifyApplication> {
   });
   app.useLogger(app.get(Logger));
   app.enableShutdownHooks();
-  app.enableCors({
+  const consoleCors = {
     origin: env.CONSOLE_ORIGIN.split(',').map((o) => o.trim()),
     credentials: true,
     exposedHeaders: ['Content-Range', 'X-Total-Count', 'X-Request-Id'],
-  });
+  };
+  // The widget's routes answer the origins their channel allows; every other route the console's.
+  app.enableCors({ delegator: corsDelegator(consoleCors, app.get(WidgetChannels)) });
   await app.register(helmet, {
     // Swagger UI (and the console at /admin) use inline styles and data: images.
     contentSecurityPolicy: {

@@ -39,6 +39,14 @@ export const envSchema = z.object({
   RATE_LIMIT_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Messages all keys of one tenant may post per minute. */
   RATE_LIMIT_TENANT_PER_MINUTE: z.coerce.number().int().min(1).max(10_000_000).default(3000),
+  /** New widget visitor sessions (tokens issued or renewed) one address may ask one widget for per hour. */
+  WIDGET_SESSIONS_PER_ADDRESS_PER_HOUR: z.coerce.number().int().min(1).max(1_000_000).default(60),
+  /** New widget visitor sessions one widget may hand out per hour, all addresses together. */
+  WIDGET_SESSIONS_PER_WIDGET_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(20_000),
+  /** Messages one widget visitor may send per minute (they also count against the tenant's limit). */
+  WIDGET_MESSAGES_PER_VISITOR_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
+  /** The built web widget the API serves at /widget.js and /widget/ (default apps/widget/dist). */
+  WIDGET_DIST_DIR: z.string().optional(),
   /** Signs the console's access tokens (HS256). */
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').default(DEV_AUTH_SECRET),
   /**

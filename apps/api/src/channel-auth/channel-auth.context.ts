@@ -1,12 +1,16 @@
 import { createParamDecorator, type ExecutionContext } from '@nestjs/common';
 import type { FastifyRequest } from 'fastify';
 
-/** Who is calling, resolved from the channel API key by ApiKeyGuard. */
-export interface ChannelAuthContext {
-  apiKeyId: string;
+/** The channel a request acts for: enough to read and write its sessions (API key or widget visitor). */
+export interface ChannelScope {
   tenantId: string;
   channelId: string;
   agentId: string;
+}
+
+/** Who is calling, resolved from the channel API key by ApiKeyGuard. */
+export interface ChannelAuthContext extends ChannelScope {
+  apiKeyId: string;
 }
 
 export type ChannelAuthRequest = FastifyRequest & { channelAuth?: ChannelAuthContext };

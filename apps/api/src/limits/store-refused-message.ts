@@ -1,5 +1,5 @@
 import type { PrismaClient } from '@switchboard/db';
-import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import { insertInboundMessage } from '../messages/insert-inbound-message';
 import type { PostMessageBody } from '../messages/messages.schemas';
 
@@ -14,7 +14,7 @@ export const QUOTA_REFUSED_KIND = 'quota-exceeded';
  */
 export async function storeRefusedMessage(
   prisma: PrismaClient,
-  auth: ChannelAuthContext,
+  auth: ChannelScope,
   body: PostMessageBody,
 ): Promise<{ messageId: string; sessionId: string }> {
   const m = await insertInboundMessage(prisma, auth, body, { status: 'failed', kind: QUOTA_REFUSED_KIND });

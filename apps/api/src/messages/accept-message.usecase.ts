@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, type MessageStatus } from '@switchboard/db';
-import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import { insertInboundMessage } from './insert-inbound-message';
 import type { PostMessageBody } from './messages.schemas';
 
@@ -22,7 +22,7 @@ export interface AcceptedMessage {
 export class AcceptMessage {
   constructor(private readonly prisma: PrismaService) {}
 
-  async execute(auth: ChannelAuthContext, body: PostMessageBody): Promise<AcceptedMessage> {
+  async execute(auth: ChannelScope, body: PostMessageBody): Promise<AcceptedMessage> {
     const m = await insertInboundMessage(this.prisma, auth, body, { status: 'queued' });
     return { messageId: m.messageId, sessionId: m.sessionId, status: m.status, duplicate: m.duplicate, acceptedAt: m.createdAt };
   }

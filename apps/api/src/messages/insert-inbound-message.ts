@@ -1,5 +1,5 @@
 import { type MessageStatus, type PrismaClient } from '@switchboard/db';
-import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import type { PostMessageBody } from './messages.schemas';
 
 export interface InsertedInboundMessage {
@@ -23,7 +23,7 @@ export interface InsertedInboundMessage {
  */
 export async function insertInboundMessage(
   prisma: Pick<PrismaClient, '$queryRaw'>,
-  auth: ChannelAuthContext,
+  auth: ChannelScope,
   body: PostMessageBody,
   stored: { status: MessageStatus; kind?: string },
 ): Promise<InsertedInboundMessage> {

@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { isUuid, PrismaService, withTenant } from '@switchboard/db';
-import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import { SessionNotFoundError } from './messages.errors';
 import { MAX_PAGE_SIZE, type SessionMessagesQuery } from './messages.schemas';
 
@@ -30,7 +30,7 @@ export interface SessionMessagesView {
 export class ListSessionMessages {
   constructor(private readonly prisma: PrismaService) {}
 
-  async execute(auth: ChannelAuthContext, sessionId: string, page: SessionMessagesQuery = {}): Promise<SessionMessagesView> {
+  async execute(auth: ChannelScope, sessionId: string, page: SessionMessagesQuery = {}): Promise<SessionMessagesView> {
     const limit = page.limit ?? MAX_PAGE_SIZE;
     if (!isUuid(sessionId)) throw new SessionNotFoundError();
     // Explicit tenant filters, and row-level security under them in case one is ever forgotten.

@@ -5,10 +5,12 @@ import { AcceptMessage } from './accept-message.usecase';
 import { ListSessionMessages } from './list-session-messages.usecase';
 import { MessagesController } from './messages.controller';
 import { PostMessage } from './post-message.usecase';
+import { TenantQuotas } from '../limits/tenant-quotas';
 
 @Module({
   imports: [ChannelAuthModule, TurnsQueueModule],
   controllers: [MessagesController],
-  providers: [AcceptMessage, PostMessage, ListSessionMessages],
+  providers: [AcceptMessage, PostMessage, ListSessionMessages, TenantQuotas],
+  exports: [PostMessage, ListSessionMessages, TenantQuotas],
 })
 export class MessagesModule {}

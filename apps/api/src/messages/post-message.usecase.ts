@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import { PinoLogger } from 'nestjs-pino';
-import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import { MetricsService } from '../metrics/metrics.service';
 import { TurnsQueue } from '../queue/turns-queue.service';
 import { SessionEventsSubscriber } from '../redis/session-events.subscriber';
@@ -27,7 +27,7 @@ export class PostMessage {
   ) {}
 
   async execute(
-    auth: ChannelAuthContext,
+    auth: ChannelScope,
     body: PostMessageBody,
     waitSeconds: number,
     abort?: AbortSignal,

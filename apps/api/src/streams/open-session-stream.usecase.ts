@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
-import { isUuid, PrismaService, withTenant } from '@switchboard/db';
+import { Injectable, Logger } from '@nestjs/common';
+import { isUuid, PrismaService, withTenant, type SessionStatus } from '@switchboard/db';
 import { sessionChannel, type SessionEvent } from '@switchboard/queue';
-import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import { SessionNotFoundError } from '../messages/messages.errors';
 import { SessionEventsSubscriber } from '../redis/session-events.subscriber';
+import { currentCursor, settledSince, type CommittedEvent } from './settled-since';
+import { formatCursor, type StreamCursor } from './stream-cursor';
 import { StreamUnavailableError } from './stream.errors';
 
 /** An open subscription to one session's events; `close` unsubscribes (idempotent). */
@@ -13,35 +15,103 @@ export interface SessionStream {
   close(): void;
 }
 
+/** The session's status, sent when a stream starts and whenever it changes (a person took over, or gave back). */
+export interface SessionStatusEvent {
+  type: 'session';
+  status: SessionStatus;
+}
+
+/** An event to send, with the SSE id to resume after it (committed events only). */
+export type StreamedEvent = { event: SessionEvent | SessionStatusEvent; id?: string };
+
+/** Reply ids remembered per stream, to never send a reply twice on one connection. */
+const REMEMBERED_REPLIES = 1000;
+
 /**
- * Checks the session belongs to the key's tenant (404 `session-not-found` otherwise, also for
- * malformed ids, so ids cannot be probed), then subscribes to its Redis channel through the
- * API's shared subscriber. Resolves once Redis confirmed the subscription, so the caller can
- * promise the client nothing published afterwards is missed.
+ * Checks the session belongs to the caller's channel (404 `session-not-found` otherwise, also for
+ * malformed ids, so ids cannot be probed), then subscribes to its events through the API's
+ * shared subscriber. Resolves once the subscription is confirmed.
+ *
+ * Deltas are relayed as they come (they are a preview, never stored). What turns committed is
+ * read from Postgres, from the stream's cursor on: at once when the client resumes (`after`,
+ * from its Last-Event-ID), and on every live `committed` event. So a client that reconnects gets
+ * every reply it missed, exactly once, in order, whether the live events were lost or not; and a
+ * client that connects afresh starts at the session's present.
  */
 @Injectable()
 export class OpenSessionStream {
+  private readonly logger = new Logger(OpenSessionStream.name);
+
   constructor(
     private readonly prisma: PrismaService,
     private readonly subscriber: SessionEventsSubscriber,
   ) {}
 
-  async execute(auth: ChannelAuthContext, sessionId: string, onEvent: (event: SessionEvent) => void): Promise<SessionStream> {
+  async execute(
+    scope: ChannelScope,
+    sessionId: string,
+    onEvent: (e: StreamedEvent) => void,
+    options: { after?: StreamCursor } = {},
+  ): Promise<SessionStream> {
     if (!isUuid(sessionId)) throw new SessionNotFoundError();
-    const session = await withTenant(this.prisma, auth.tenantId, (tx) =>
-      // The key's own channel only: a key of one channel must not follow another channel's chats.
-      tx.session.findFirst({ where: { id: sessionId, tenantId: auth.tenantId, channelId: auth.channelId }, select: { id: true } }),
-    );
-    if (!session) throw new SessionNotFoundError();
+    const start = await withTenant(this.prisma, scope.tenantId, async (tx) => {
+      // The caller's own channel only: a key of one channel must not follow another channel's chats.
+      const session = await tx.session.findFirst({ where: { id: sessionId, tenantId: scope.tenantId, channelId: scope.channelId }, select: { id: true } });
+      if (!session) return null;
+      return { cursor: options.after ?? (await currentCursor(tx, session.id, new Date())) };
+    });
+    if (!start) throw new SessionNotFoundError();
+
+    let cursor = start.cursor;
+    let status: SessionStatus | undefined;
+    const sentReplies = new Set<string>();
+    const sentTurns = new Set<string>();
+    let closed = false;
+    // Events are handled one at a time, in arrival order: a delta never overtakes the catch-up
+    // before it.
+    let chain: Promise<void> = Promise.resolve();
+    const enqueue = (work: () => Promise<void> | void) => {
+      chain = chain.then(work).catch((err: Error) => this.logger.warn({ err: err.message, sessionId }, 'stream catch-up failed'));
+    };
+
+    const catchUp = async (live?: CommittedEvent) => {
+      if (closed) return;
+      const { found, now } = await withTenant(this.prisma, scope.tenantId, async (tx) => ({
+        found: await settledSince(tx, sessionId, cursor, new Date()),
+        now: await tx.session.findUnique({ where: { id: sessionId }, select: { status: true } }),
+      }));
+      for (const { event, cursor: next } of found) {
+        cursor = next;
+        const replies = event.replies.filter((r) => !sentReplies.has(r.id));
+        // Fields a publisher adds to its event (a status, say) ride along with the stored rows.
+        const merged = live && live.turnId === event.turnId ? { ...live, ...event, replies } : { ...event, replies };
+        remember(sentReplies, replies.map((r) => r.id));
+        remember(sentTurns, [event.turnId]);
+        if (!closed) onEvent({ event: merged, id: formatCursor(cursor) });
+      }
+      // A turn that settled nothing new (no reply, no message answered: a wake, say) is still news.
+      if (live && !sentTurns.has(live.turnId) && live.replies.length === 0 && !found.some((f) => f.event.turnId === live.turnId)) {
+        remember(sentTurns, [live.turnId]);
+        if (!closed) onEvent({ event: live });
+      }
+      if (now && now.status !== status && !closed) {
+        status = now.status;
+        onEvent({ event: { type: 'session', status } });
+      }
+    };
+
     let stop: () => void;
     try {
-      stop = await this.subscriber.listen(sessionChannel(session.id), (event) => {
-        if (event.type === 'delta' || event.type === 'committed') onEvent(event);
+      stop = await this.subscriber.listen(sessionChannel(sessionId), (event) => {
+        if (event.type === 'delta') enqueue(() => void (closed || onEvent({ event })));
+        else if (event.type === 'committed') enqueue(() => catchUp(event));
       });
     } catch {
       throw new StreamUnavailableError();
     }
-    let closed = false;
+    // Whatever committed between reading the cursor and the subscription (or while the client was away).
+    enqueue(() => catchUp());
+    await chain;
     return {
       released: this.subscriber.released,
       close: () => {
@@ -51,4 +121,9 @@ export class OpenSessionStream {
       },
     };
   }
+}
+
+function remember(set: Set<string>, ids: string[]): void {
+  for (const id of ids) set.add(id);
+  while (set.size > REMEMBERED_REPLIES) set.delete(set.values().next().value!);
 }

@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import type { FastifyReply } from 'fastify';
 import type { SessionEvent } from '@switchboard/queue';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
-import type { OpenSessionStream } from './open-session-stream.usecase';
+import type { OpenSessionStream, StreamedEvent } from './open-session-stream.usecase';
 import { SessionStreamController, SSE_HEARTBEAT_MS } from './session-stream.controller';
 
 // The controller's socket handling with a stand-in reply and fake timers: the heartbeat, events
@@ -32,10 +32,10 @@ function setup() {
   const close = jest.fn();
   let emit!: (e: SessionEvent) => void;
   const open = {
-    execute: jest.fn(async (_auth: ChannelAuthContext, _id: string, onEvent: (e: SessionEvent) => void) => {
-      emit = onEvent;
+    execute: jest.fn(async (_auth: ChannelAuthContext, _id: string, onEvent: (e: StreamedEvent) => void) => {
+      emit = (event) => onEvent(event.type === 'committed' ? { event, id: '7-5' } : { event });
       // Published while the headers are not written yet: must be sent right after them.
-      onEvent({ type: 'delta', turnId: 't1', delta: 'A diá' });
+      onEvent({ event: { type: 'delta', turnId: 't1', delta: 'A diá' } });
       return { released: released.signal, close };
     }),
   } as unknown as OpenSessionStream;
@@ -50,7 +50,7 @@ describe('SessionStreamController', () => {
 
   it('writes SSE headers, early events, live events and a heartbeat every 15 s', async () => {
     const s = setup();
-    await s.controller.stream(s.auth, { sessionId: 'sess' }, s.reply);
+    await s.controller.stream(s.auth, { sessionId: 'sess' }, undefined, s.reply);
     expect(s.reply.hijack).toHaveBeenCalled();
     expect(s.raw.head).toEqual({
       status: 200,
@@ -60,7 +60,7 @@ describe('SessionStreamController', () => {
     expect(s.raw.chunks).toEqual([
       ': connected\n\n',
       'event: delta\ndata: {"turnId":"t1","delta":"A diá"}\n\n',
-      'event: committed\ndata: {"turnId":"t1","answered":["m1"],"replies":[{"id":"o1","text":"A diária"}]}\n\n',
+      'event: committed\nid: 7-5\ndata: {"turnId":"t1","answered":["m1"],"replies":[{"id":"o1","text":"A diária"}]}\n\n',
     ]);
     jest.advanceTimersByTime(SSE_HEARTBEAT_MS * 2);
     expect(s.raw.chunks.slice(3)).toEqual([': ping\n\n', ': ping\n\n']);
@@ -68,7 +68,7 @@ describe('SessionStreamController', () => {
 
   it('unsubscribes and stops the heartbeat when the client disconnects', async () => {
     const s = setup();
-    await s.controller.stream(s.auth, { sessionId: 'sess' }, s.reply);
+    await s.controller.stream(s.auth, { sessionId: 'sess' }, undefined, s.reply);
     s.raw.emit('close');
     expect(s.close).toHaveBeenCalledTimes(1);
     const written = s.raw.chunks.length;
@@ -78,7 +78,7 @@ describe('SessionStreamController', () => {
 
   it('ends the stream when the API shuts down', async () => {
     const s = setup();
-    await s.controller.stream(s.auth, { sessionId: 'sess' }, s.reply);
+    await s.controller.stream(s.auth, { sessionId: 'sess' }, undefined, s.reply);
     s.released.abort();
     expect(s.raw.writableEnded).toBe(true);
     expect(s.close).toHaveBeenCalledTimes(1);

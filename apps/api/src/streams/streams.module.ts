@@ -8,5 +8,6 @@ import { SessionStreamController } from './session-stream.controller';
   imports: [ChannelAuthModule],
   controllers: [SessionStreamController],
   providers: [OpenSessionStream],
+  exports: [OpenSessionStream],
 })
 export class StreamsModule {}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+import { MAX_TEXT_CHARS } from '../messages/messages.schemas';
+
+/** POST /v1/widget/:publicId/sessions: a token kept from an earlier visit, to continue that conversation. */
+export const startVisitorSessionBody = z
+  .strictObject({ token: z.string().min(1).max(4000).optional() })
+  .optional()
+  .transform((b) => b ?? {});
+export type StartVisitorSessionBody = z.output<typeof startVisitorSessionBody>;
+
+export const widgetParams = z.strictObject({ publicId: z.string() });
+
+/** POST /v1/widget/:publicId/messages. `id` is made by the widget: a retried send is stored once. */
+export const visitorMessageBody = z.strictObject({
+  id: z.string().regex(/^[A-Za-z0-9_-]{8,64}$/, 'must be the widget\'s message id: 8 to 64 letters, digits, "_" or "-"'),
+  text: z.string().trim().min(1).max(MAX_TEXT_CHARS),
+});
+export type VisitorMessageBody = z.infer<typeof visitorMessageBody>;
+
+export const MAX_IDENTIFY_KEYS = 20;
+
+/** POST /v1/widget/:publicId/identify: what the page says about the visitor (name, email, plan, ...). */
+export const identifyBody = z
+  .record(
+    z.string().regex(/^[A-Za-z][A-Za-z0-9_.-]{0,39}$/, 'keys are 1 to 40 letters, digits, "_", "." or "-", starting with a letter'),
+    z.union([z.string().max(500), z.number(), z.boolean(), z.null()]),
+  )
+  .refine((v) => Object.keys(v).length <= MAX_IDENTIFY_KEYS, `at most ${MAX_IDENTIFY_KEYS} keys`);
+export type IdentifyBody = z.infer<typeof identifyBody>;
