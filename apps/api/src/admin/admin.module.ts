@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ChannelAuthModule } from '../channel-auth/channel-auth.module';
+import { WidgetModule } from '../widget/widget.module';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ChannelsController } from './channels/channels.controller';
 import { SendTestDelivery } from './channels/test-delivery.usecase';
@@ -43,7 +44,7 @@ import { HandBackSession } from './sessions/hand-back.usecase';
  * /v1/admin. Needs PrismaService, ENV and REDIS from the global CoreModule.
  */
 @Module({
-  imports: [ChannelAuthModule],
+  imports: [ChannelAuthModule, WidgetModule],
   controllers: [
     AuthController,
     SessionsController,

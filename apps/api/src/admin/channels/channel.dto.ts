@@ -11,6 +11,8 @@ export const channelColumns = {
   agentId: true,
   name: true,
   kind: true,
+  settings: true,
+  publicId: true,
   webhookUrl: true,
   webhookSecretEncrypted: true,
   webhookSecretPreviousExpiresAt: true,
@@ -46,6 +48,9 @@ export const createChannelBody = z.strictObject({
   tenantId: z.string().optional(),
   agentId: z.string().uuid(),
   name: z.string().trim().min(1).max(200),
+  /** `widget`: a web widget (docs/widget.md), whose `settings` are checked by parseWidgetChannelSettings. */
+  kind: z.enum(['api', 'widget']).default('api'),
+  settings: z.unknown().optional(),
   webhookUrl: webhookUrl.nullable().optional(),
 });
 export type CreateChannelBody = z.infer<typeof createChannelBody>;
@@ -54,6 +59,8 @@ export type CreateChannelBody = z.infer<typeof createChannelBody>;
 export const updateChannelBody = z.object({
   agentId: z.string().uuid().optional(),
   name: z.string().trim().min(1).max(200).optional(),
+  /** Replaces the kind's settings (a widget's: checked as on create). */
+  settings: z.unknown().optional(),
   webhookUrl: webhookUrl.nullable().optional(),
 });
 export type UpdateChannelBody = z.infer<typeof updateChannelBody>;

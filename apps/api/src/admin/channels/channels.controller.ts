@@ -1,5 +1,6 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import type { Env } from '@switchboard/config';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import { newWebhookSecret } from '@switchboard/webhooks';
 import type { FastifyReply } from 'fastify';
@@ -32,6 +33,10 @@ import {
 } from './channel.dto';
 import { SendTestDelivery, type TestDeliveryAnswer } from './test-delivery.usecase';
 import { ApiKeyCache } from '../../channel-auth/api-key-cache';
+import { ENV } from '../../config/env.module';
+import { WidgetChannels } from '../../widget/widget-channels';
+import { newWidgetPublicId } from '../../widget/widget-public-id';
+import { parseWidgetChannelSettings } from './widget-channel-settings';
 
 /**
  * Channels: each belongs to one agent of its tenant, may have an outbound webhook URL, and has
@@ -47,6 +52,8 @@ export class ChannelsController {
     private readonly secrets: SecretBox,
     private readonly verifiedKeys: ApiKeyCache,
     private readonly testDeliveries: SendTestDelivery,
+    private readonly widgets: WidgetChannels,
+    @Inject(ENV) private readonly env: Env,
   ) {}
 
   @Get()
@@ -74,6 +81,7 @@ export class ChannelsController {
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody) {
     const tenantId = targetTenant(user, body.tenantId);
     const secret = newWebhookSecret();
+    const widget = body.kind === 'widget' ? { settings: parseWidgetChannelSettings(body.settings, this.env.NODE_ENV), publicId: newWidgetPublicId() } : null;
     return adminTransaction(this.prisma, user, async (tx) => {
       await this.assertAgent(tx, tenantId, body.agentId);
       const row = await tx.channel.create({
@@ -81,6 +89,8 @@ export class ChannelsController {
           tenantId,
           agentId: body.agentId,
           name: body.name,
+          kind: body.kind,
+          ...(widget && { settings: widget.settings, publicId: widget.publicId }),
           webhookUrl: body.webhookUrl ?? null,
           webhookSecretEncrypted: this.secrets.encrypt(secret, SECRET_CONTEXTS.channelWebhook(tenantId)),
         },
@@ -99,12 +109,14 @@ export class ChannelsController {
     const updated = await adminTransaction(this.prisma, user, async (tx) => {
       const before = toChannelDto(await this.find(user, id, tx));
       if (body.agentId !== undefined) await this.assertAgent(tx, before.tenantId, body.agentId);
+      const settings = body.settings !== undefined && before.kind === 'widget' ? parseWidgetChannelSettings(body.settings, this.env.NODE_ENV) : undefined;
       const row = await tx.channel.update({
         where: { id },
         data: {
           ...(body.name !== undefined && { name: body.name }),
           ...(body.agentId !== undefined && { agentId: body.agentId }),
           ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
+          ...(settings !== undefined && { settings }),
         },
         select: channelColumns,
       });
@@ -113,6 +125,7 @@ export class ChannelsController {
       return after;
     });
     if (body.agentId !== undefined) this.verifiedKeys.forgetChannel(id); // cached keys carry the channel's agent
+    this.widgets.forget(updated.publicId); // its origins, looks and agent as the widget's routes see them
     return updated;
   }
 
@@ -171,6 +184,7 @@ export class ChannelsController {
       return before;
     });
     this.verifiedKeys.forgetChannel(id); // its keys are gone with it
+    this.widgets.forget(removed.publicId);
     return removed;
   }
 

@@ -8,6 +8,8 @@ export interface SessionDto {
   agentId: string;
   externalKey: string;
   status: Session['status'];
+  /** What a widget visitor's page said about them (identify()), as given: never trusted. */
+  visitorContext: Session['visitorContext'];
   version: number;
   lastMessageAt: Date | null;
   createdAt: Date;
@@ -21,6 +23,7 @@ export const sessionSelect = {
   agentId: true,
   externalKey: true,
   status: true,
+  visitorContext: true,
   version: true,
   lastMessageAt: true,
   createdAt: true,
