@@ -1,0 +1,209 @@
+import { SseParser, type SseMessage } from './sse';
+
+// The widget's side of /v1/widget/:publicId: the visitor token (kept in localStorage so a
+// returning visitor continues), history, sends that survive network drops, and the live stream
+// with resume. No dependency: fetch, and a small SSE reader because EventSource cannot send the
+// token in a header.
+
+export interface WidgetSettingsView {
+  title: string;
+  greeting: string;
+  color: string;
+  position: 'left' | 'right';
+  avatarUrl: string | null;
+  language: string;
+}
+
+export interface Grant {
+  token: string;
+  expiresAt: string;
+  continued: boolean;
+  session: { status: string } | null;
+  widget: WidgetSettingsView;
+}
+
+export interface HistoryMessage {
+  id: string;
+  seq: string;
+  direction: 'inbound' | 'outbound';
+  status: string;
+  text: string;
+  clientId: string | null;
+}
+
+export class WidgetApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly retryAfterMs?: number,
+  ) {
+    super(message);
+  }
+}
+
+const sleep = (ms: number, signal?: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const t = setTimeout(resolve, ms);
+    signal?.addEventListener('abort', () => (clearTimeout(t), resolve()), { once: true });
+  });
+
+/** A send is retried this long (network down, 5xx, 429) before the widget shows "Not sent". */
+const SEND_PATIENCE_MS = 120_000;
+/** No byte (the server pings every 15 s) for this long: the connection is dead, reconnect. */
+const STREAM_SILENCE_MS = 40_000;
+
+export class WidgetClient {
+  private token: string | undefined;
+  private readonly storageKey: string;
+
+  constructor(
+    private readonly apiBase: string,
+    private readonly widgetId: string,
+  ) {
+    this.storageKey = `switchboard.widget.${widgetId}`;
+  }
+
+  private url(path: string): string {
+    return new URL(`v1/widget/${encodeURIComponent(this.widgetId)}/${path}`, this.apiBase).href;
+  }
+
+  /** A visitor token: the kept one renewed (same conversation), or a new visitor's. */
+  async start(): Promise<Grant> {
+    const kept = readStorage(this.storageKey);
+    const grant = await this.call<Grant>('POST', 'sessions', kept ? { token: kept } : {}, false);
+    this.token = grant.token;
+    writeStorage(this.storageKey, grant.token);
+    return grant;
+  }
+
+  async history(): Promise<{ session: { status: string } | null; messages: HistoryMessage[] }> {
+    const messages: HistoryMessage[] = [];
+    let after: string | null = null;
+    let session: { status: string } | null = null;
+    do {
+      const page: { session: { status: string } | null; messages: HistoryMessage[]; next: string | null } = await this.call('GET', `messages${after ? `?after=${after}` : ''}`);
+      session = page.session;
+      messages.push(...page.messages);
+      after = page.next;
+    } while (after);
+    return { session, messages };
+  }
+
+  /** Sends a message under the widget's id, retrying through drops; the server stores an id once. */
+  async send(id: string, text: string): Promise<{ messageId: string; status: string }> {
+    const deadline = Date.now() + SEND_PATIENCE_MS;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await this.call('POST', 'messages', { id, text });
+      } catch (err) {
+        const retryable = !(err instanceof WidgetApiError) || err.status >= 500 || err.status === 429;
+        const wait = err instanceof WidgetApiError && err.retryAfterMs ? err.retryAfterMs : Math.min(1000 * 2 ** attempt, 15_000);
+        if (!retryable || Date.now() + wait > deadline) throw err;
+        await sleep(wait);
+      }
+    }
+  }
+
+  async identify(values: Record<string, unknown>): Promise<void> {
+    await this.call('POST', 'identify', values);
+  }
+
+  /**
+   * Follows the conversation until `signal` aborts: reconnects after any drop with backoff and
+   * sends the last event id back (Last-Event-ID), so the server resends exactly what was missed.
+   */
+  async follow(cursor: string, onEvent: (e: SseMessage) => void, onState: (s: 'open' | 'reconnecting') => void, signal: AbortSignal): Promise<void> {
+    let delay = 1000;
+    while (!signal.aborted) {
+      const attempt = new AbortController();
+      const stop = () => attempt.abort();
+      signal.addEventListener('abort', stop, { once: true });
+      let watchdog: ReturnType<typeof setTimeout> | undefined;
+      const feedWatchdog = () => {
+        clearTimeout(watchdog);
+        watchdog = setTimeout(stop, STREAM_SILENCE_MS);
+      };
+      try {
+        feedWatchdog();
+        const res = await fetch(this.url('stream'), {
+          headers: { authorization: `Bearer ${this.token}`, accept: 'text/event-stream', 'last-event-id': cursor },
+          signal: attempt.signal,
+          cache: 'no-store',
+        });
+        if (res.status === 401) await this.start(); // expired or revoked: renew, then reconnect at once
+        else if (!res.ok || !res.body) throw await apiError(res);
+        else {
+          onState('open');
+          delay = 1000;
+          const parser = new SseParser();
+          const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+          for (;;) {
+            const { value, done } = await reader.read();
+            if (done) break;
+            feedWatchdog();
+            for (const e of parser.feed(value)) {
+              if (e.id) cursor = e.id;
+              onEvent(e);
+            }
+          }
+        }
+      } catch {
+        // a drop, a refused connection or a dead one: reconnect below
+      } finally {
+        clearTimeout(watchdog);
+        signal.removeEventListener('abort', stop);
+      }
+      if (signal.aborted) return;
+      onState('reconnecting');
+      await sleep(delay + Math.random() * 300, signal);
+      delay = Math.min(delay * 2, 15_000);
+    }
+  }
+
+  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, renew = true): Promise<T> {
+    const res = await fetch(this.url(path), {
+      method,
+      headers: { ...(this.token && { authorization: `Bearer ${this.token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+      body: body === undefined ? undefined : JSON.stringify(body),
+      cache: 'no-store',
+    });
+    if (res.status === 401 && renew) {
+      await this.start();
+      return this.call(method, path, body, false);
+    }
+    if (!res.ok) throw await apiError(res);
+    return (await res.json()) as T;
+  }
+}
+
+async function apiError(res: Response): Promise<WidgetApiError> {
+  let code = 'http-error';
+  let message = `HTTP ${res.status}`;
+  try {
+    const body = (await res.json()) as { error?: { code?: string; message?: string } };
+    code = body.error?.code ?? code;
+    message = body.error?.message ?? message;
+  } catch {
+    // not JSON
+  }
+  const retryAfter = Number(res.headers.get('retry-after'));
+  return new WidgetApiError(res.status, code, message, retryAfter > 0 ? retryAfter * 1000 : undefined);
+}
+
+// Storage can be off (privacy settings): the chat then works, without continuing next time.
+function readStorage(key: string): string | null {
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function writeStorage(key: string, value: string): void {
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // not kept
+  }
+}
