@@ -14,8 +14,17 @@ beforeAll(async () => {
 afterAll(() => api?.close());
 
 // Routes that are meant to be reachable without any credential.
-// refresh and logout carry their own credential: the HttpOnly refresh cookie.
-const OPEN = ['GET /health/live', 'GET /health/ready', 'GET /metrics', 'POST /v1/admin/auth/login', 'POST /v1/admin/auth/refresh', 'POST /v1/admin/auth/logout'];
+// refresh and logout carry their own credential: the HttpOnly refresh cookie. A widget's sessions
+// route is the page's way in: its public id and the page's Origin decide (widget-visitor-scope.spec.ts).
+const OPEN = [
+  'GET /health/live',
+  'GET /health/ready',
+  'GET /metrics',
+  'POST /v1/admin/auth/login',
+  'POST /v1/admin/auth/refresh',
+  'POST /v1/admin/auth/logout',
+  'POST /v1/widget/:publicId/sessions',
+];
 
 describe('route coverage', () => {
   it('finds every declared route in the Fastify router (the list is the one requests go through)', () => {

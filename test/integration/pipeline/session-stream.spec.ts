@@ -17,6 +17,7 @@ jest.setTimeout(180_000);
 interface SseEvent {
   event: string;
   data: Record<string, unknown>;
+  id?: string;
 }
 
 /** A minimal SSE reader: collects events and comment lines, and resolves waits as they arrive. */
@@ -31,9 +32,9 @@ class SseClient {
   private res?: http.IncomingMessage;
 
   /** Resolves once the response headers and the first comment arrived (the subscription is live). */
-  open(url: string, key: string): Promise<void> {
+  open(url: string, key: string, headers: Record<string, string> = {}): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.req = http.get(url, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream' } }, (res) => {
+      this.req = http.get(url, { headers: { authorization: `Bearer ${key}`, accept: 'text/event-stream', ...headers } }, (res) => {
         this.res = res;
         this.status = res.statusCode ?? 0;
         this.headers = res.headers;
@@ -76,12 +77,14 @@ class SseClient {
       this.buffer = this.buffer.slice(end + 2);
       let event = 'message';
       let data = '';
+      let id: string | undefined;
       for (const line of block.split('\n')) {
         if (line.startsWith(':')) this.comments.push(line.slice(1).trim());
         else if (line.startsWith('event: ')) event = line.slice(7);
+        else if (line.startsWith('id: ')) id = line.slice(4);
         else if (line.startsWith('data: ')) data += line.slice(6);
       }
-      if (data) this.events.push({ event, data: JSON.parse(data) as Record<string, unknown> });
+      if (data) this.events.push({ event, data: JSON.parse(data) as Record<string, unknown>, ...(id && { id }) });
     }
     for (const wake of this.waiters.splice(0)) wake();
   }
@@ -162,6 +165,51 @@ describe('GET /v1/sessions/:id/stream', () => {
 
     sse.close();
     await eventually(async () => (await subscribers(sessionId)) === 0, 30_000);
+  });
+
+  it('resumes after Last-Event-ID: a client that was away gets each turn it missed once, in order, and nothing it had', async () => {
+    worker ??= await startWorker({ QUEUE_PREFIX: api.queuePrefix });
+    const session = `sse-resume-${uniqueSuffix()}`;
+    const post = async (text: string) => {
+      const posted = await call<{ sessionId: string; messageId: string }>(api, 'POST', '/v1/messages', fx.apiKey, { session, text });
+      await eventually(async () => (await prisma.message.findUniqueOrThrow({ where: { id: posted.body.messageId } })).status === 'answered');
+      return posted.body;
+    };
+    const first = await post('Quero um quarto em Curitiba');
+    const url = `${api.baseUrl}/v1/sessions/${first.sessionId}/stream`;
+
+    // Away from the start: everything so far, once.
+    const fromStart = client();
+    await fromStart.open(url, fx.apiKey, { 'last-event-id': '0-0' });
+    const one = await fromStart.until(() => fromStart.events.find((e) => e.event === 'committed'));
+    expect(one.data).toMatchObject({ answered: [first.messageId], replies: [{ text: expect.any(String) }] });
+    expect(one.id).toMatch(/^\d+-\d+$/);
+    await fromStart.until(() => fromStart.events.length >= 2);
+    expect(fromStart.events.map((e) => e.event)).toEqual(['committed', 'session']);
+    expect(fromStart.events[1].data).toEqual({ status: 'active' });
+    fromStart.close();
+
+    // Away while the next turn ran: only that turn comes, with a later cursor.
+    const second = await post('E em Floripa?');
+    const resumed = client();
+    await resumed.open(url, fx.apiKey, { 'last-event-id': one.id! });
+    const two = await resumed.until(() => resumed.events.find((e) => e.event === 'committed'));
+    expect(two.data.answered).toEqual([second.messageId]);
+    const stored = await prisma.message.findMany({ where: { sessionId: first.sessionId, direction: 'outbound' }, orderBy: { seq: 'asc' } });
+    expect((two.data.replies as { id: string }[]).map((r) => r.id)).toEqual([stored[stored.length - 1].id]);
+    await new Promise((r) => setTimeout(r, 500));
+    expect(resumed.events.filter((e) => e.event === 'committed')).toHaveLength(1);
+    resumed.close();
+
+    // Up to date: nothing is sent again.
+    const current = client();
+    await current.open(url, fx.apiKey, { 'last-event-id': two.id! });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(current.events.map((e) => e.event)).toEqual(['session']);
+    current.close();
+
+    const bad = await fetch(url, { headers: { authorization: `Bearer ${fx.apiKey}`, 'last-event-id': 'yesterday' } });
+    expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([400, 'invalid-last-event-id']);
   });
 
   it('answers 404 session-not-found for another tenant’s session and for malformed ids, 401 without a key', async () => {

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { generateApiKey, type PrismaClient } from '@switchboard/db';
 import { createUser, openDb, PASSWORD } from '../../integration/admin/support/admin-fixtures';
 import { createAdminWorld, tenantSnapshot, type AdminWorld } from '../../integration/admin/support/admin-world';
+import { createWidgetChannel } from '../../support/widget';
 import { ROUTES } from '../../integration/admin/support/route-catalog';
 import type { FuzzTarget, RouteReport } from './fuzz';
 import { declaredRoutes, loginInProcess, startInProcessApi, type DeclaredRoute, type InProcessApi } from './in-process-api';
@@ -23,6 +24,9 @@ export interface FuzzWorld {
 
 const PUBLIC_BODIES: Record<string, Record<string, unknown>> = {
   'POST /v1/messages': { session: 'fuzz-session', text: 'hello' },
+  'POST /v1/widget/:publicId/sessions': {},
+  'POST /v1/widget/:publicId/messages': { id: 'fuzz-message-1', text: 'hello' },
+  'POST /v1/widget/:publicId/identify': { name: 'Fuzz' },
   'POST /v1/events': { session: 'fuzz-session', event: 'fuzz.event', key: 'fuzz-key' },
   'POST /v1/sessions/:sessionId/start': { flow: 'fuzz-flow', key: 'fuzz-key' },
 };
@@ -51,7 +55,14 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
   await db.apiKey.create({ data: { tenantId: a.tenant, channelId: a.channel, prefix: key.prefix, keyHash: key.hash, name: 'fuzz' } });
   const owner = await createUser(db, 'owner', a.tenant);
   const platform = await createUser(db, 'platform_admin', null);
-  const api = await startInProcessApi();
+  // A widget on each tenant, open to the origin the fuzzer sometimes sends, and a visitor of A's.
+  const widgetOrigin = 'http://localhost:5173';
+  const [widgetA, widgetB] = await Promise.all([
+    createWidgetChannel(db, a.tenant, a.agent, { allowedOrigins: [widgetOrigin] }),
+    createWidgetChannel(db, b.tenant, b.agent, { allowedOrigins: [widgetOrigin] }),
+  ]);
+  const api = await startInProcessApi({ WIDGET_SESSIONS_PER_ADDRESS_PER_HOUR: '1000000', WIDGET_MESSAGES_PER_VISITOR_PER_MINUTE: '10000' });
+  const visitorToken = (await api.inject({ method: 'POST', url: `/v1/widget/${widgetA.publicId}/sessions`, headers: { origin: widgetOrigin }, payload: {} })).json<{ token: string }>().token;
   const ownerToken = await loginInProcess(api, owner.email, PASSWORD);
   const platformToken = await loginInProcess(api, platform.email, PASSWORD);
   // Logout ends the bearer token's session: the auth routes get a token of their own.
@@ -70,6 +81,18 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
         validQuery: mine.query,
         validBody: route.path === '/v1/admin/auth/login' ? { email: owner.email, password: PASSWORD } : mine.body,
         mayAccept: MAY_ACCEPT.has(`${route.method} ${route.path}`),
+      };
+    }
+    if (route.path.startsWith('/v1/widget/')) {
+      return {
+        route,
+        credential: visitorToken,
+        params: { publicId: widgetA.publicId },
+        foreignParams: { publicId: widgetB.publicId },
+        validBody: PUBLIC_BODIES[`${route.method} ${route.path}`],
+        // A stream stays open by design; identify accepts any well-formed key, so a case that
+        // adds one would be a valid write: both get only ids that must behave as absent.
+        hostileIdsOnly: route.path.endsWith('/stream') || route.path.endsWith('/identify'),
       };
     }
     const isChannel = route.path.startsWith('/v1/');
