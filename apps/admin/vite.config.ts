@@ -9,6 +9,6 @@ export default defineConfig({
   build: { outDir: 'dist', emptyOutDir: true, chunkSizeWarningLimit: 2500 },
   server: {
     port: 5173,
-    proxy: { '/v1': process.env.API_URL ?? 'http://localhost:3000' },
+    proxy: { '/v1': process.env.API_URL ?? 'http://localhost:3000', '/widget': process.env.API_URL ?? 'http://localhost:3000' },
   },
 });

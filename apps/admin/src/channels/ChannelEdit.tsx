@@ -4,6 +4,18 @@ import { ApiKeysPanel } from './ApiKeysPanel';
 import { ChannelInputs } from './ChannelInputs';
 import { RotateSecretButton } from './RotateSecretButton';
 import { TestDelivery } from './TestDelivery';
+import { WidgetSettingsInputs } from './widget/WidgetSettingsInputs';
+import { WidgetSnippet } from './widget/WidgetSnippet';
+
+function WidgetInputs() {
+  const record = useRecordContext<{ kind?: string }>();
+  return record?.kind === 'widget' ? (
+    <>
+      <WidgetSnippet />
+      <WidgetSettingsInputs />
+    </>
+  ) : null;
+}
 
 function ChannelExtras() {
   const record = useRecordContext<{ id: string; webhookSecretPreviousExpiresAt: string | null }>();
@@ -31,6 +43,7 @@ export function ChannelEdit() {
     <Edit redirect={false} mutationMode="pessimistic">
       <SimpleForm>
         <ChannelInputs />
+        <WidgetInputs />
         <ChannelExtras />
       </SimpleForm>
     </Edit>

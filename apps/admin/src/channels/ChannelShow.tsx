@@ -1,6 +1,7 @@
 import { BooleanField, DateField, ReferenceField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { ChannelDeliveries } from '../deliveries/ChannelDeliveries';
 import { ApiKeysPanel } from './ApiKeysPanel';
+import { WidgetSnippet } from './widget/WidgetSnippet';
 
 function Keys() {
   const record = useRecordContext<{ id: string }>();
@@ -13,6 +14,8 @@ export function ChannelShow() {
     <Show>
       <SimpleShowLayout>
         <TextField source="name" />
+        <TextField source="kind" />
+        <WidgetSnippet />
         <ReferenceField source="agentId" reference="agents" label="Agent" />
         <TextField source="webhookUrl" label="Webhook URL" emptyText="—" />
         <BooleanField source="hasWebhookSecret" label="Signing secret set" />

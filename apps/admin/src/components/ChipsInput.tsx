@@ -1,19 +1,20 @@
 import { Autocomplete, Chip, TextField } from '@mui/material';
-import { useInput } from 'react-admin';
+import { useInput, type Validator } from 'react-admin';
 
 interface ChipsInputProps {
   source: string;
   label: string;
   helperText?: string;
   placeholder?: string;
+  validate?: Validator | Validator[];
 }
 
 /**
  * Free text values as chips (trigger phrases, enum values): type and press Enter to add one.
  * The form holds a string[].
  */
-export function ChipsInput({ source, label, helperText, placeholder }: ChipsInputProps) {
-  const { field, fieldState } = useInput({ source, defaultValue: [] });
+export function ChipsInput({ source, label, helperText, placeholder, validate }: ChipsInputProps) {
+  const { field, fieldState } = useInput({ source, defaultValue: [], validate });
   const value = (Array.isArray(field.value) ? field.value : []) as string[];
   return (
     <Autocomplete

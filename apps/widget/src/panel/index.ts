@@ -72,8 +72,9 @@ class ChatPanel implements Panel {
 
   opened(): void {
     this.unread = 0;
+    if (this.host.options.preview) return; // the console's preview must not take the focus from its form
     this.view.input.focus();
-    if (!this.host.options.preview) void this.start();
+    void this.start();
   }
 
   preview(s: PreviewSettings): void {
