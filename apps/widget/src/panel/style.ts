@@ -2,7 +2,7 @@
 // under 640 px; light or dark as the visitor's system is; no motion when they ask for less.
 export const PANEL_CSS = `
 .panel{--bg:#fff;--fg:#111827;--muted:#4b5563;--line:#e5e7eb;--them:#f3f4f6;--notice:#fef3c7;--notice-fg:#78350f;
-position:absolute;bottom:0;right:0;width:370px;height:min(600px,calc(100vh - 40px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:14px;box-shadow:0 10px 40px rgba(0,0,0,.25);overflow:hidden;animation:sb-in .18s ease-out;box-sizing:border-box}
+font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;text-align:left;position:absolute;bottom:0;right:0;width:370px;height:min(600px,calc(100vh - 40px));display:flex;flex-direction:column;background:var(--bg);color:var(--fg);border-radius:14px;box-shadow:0 10px 40px rgba(0,0,0,.25);overflow:hidden;animation:sb-in .18s ease-out;box-sizing:border-box}
 :host([position=left]) .panel{right:auto;left:0}
 :host(:not([open])) .panel{display:none}
 .panel *,.panel *::before,.panel *::after{box-sizing:border-box}
