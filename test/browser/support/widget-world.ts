@@ -21,7 +21,7 @@ export interface StreamingModel {
  * every `chunkMs`, in the real streaming wire format (data: lines, usage chunk, [DONE]).
  */
 export async function startStreamingModel(reply: (userText: string) => string, chunkMs: number): Promise<StreamingModel> {
-  const model = { baseURL: '', calls: 0, close: async () => undefined };
+  const model: StreamingModel = { baseURL: '', calls: 0, close: async () => undefined };
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c: Buffer) => (body += c.toString()));
@@ -113,7 +113,7 @@ export interface HostSite {
  * the API) and a stylesheet that tries to restyle every element, the widget's included.
  */
 export async function startHostSite(snippet: (origin: string) => string, apiOrigin: string): Promise<HostSite> {
-  const site = { origin: '', close: async () => undefined };
+  const site: HostSite = { origin: '', close: async () => undefined };
   const server = createServer((req, res) => {
     if (req.url === '/site.css') {
       res.writeHead(200, { 'content-type': 'text/css' });
