@@ -93,6 +93,8 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
         // A stream stays open by design; identify accepts any well-formed key, so a case that
         // adds one would be a valid write: both get only ids that must behave as absent.
         hostileIdsOnly: route.path.endsWith('/stream') || route.path.endsWith('/identify'),
+        // Asking for a visitor token changes no row (the snapshot checks it); any widget id is public.
+        mayAccept: route.path.endsWith('/sessions'),
       };
     }
     const isChannel = route.path.startsWith('/v1/');

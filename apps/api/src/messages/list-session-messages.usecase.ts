@@ -30,14 +30,16 @@ export interface SessionMessagesView {
 export class ListSessionMessages {
   constructor(private readonly prisma: PrismaService) {}
 
-  async execute(auth: ChannelScope, sessionId: string, page: SessionMessagesQuery = {}): Promise<SessionMessagesView> {
+  /** `ref`: the session's id, or the channel's key for it (a widget visitor's `visitor:<key>`). */
+  async execute(auth: ChannelScope, ref: string | { externalKey: string }, page: SessionMessagesQuery = {}): Promise<SessionMessagesView> {
     const limit = page.limit ?? MAX_PAGE_SIZE;
-    if (!isUuid(sessionId)) throw new SessionNotFoundError();
+    if (typeof ref === 'string' && !isUuid(ref)) throw new SessionNotFoundError();
+    const which = typeof ref === 'string' ? { id: ref } : { externalKey: ref.externalKey };
     // Explicit tenant filters, and row-level security under them in case one is ever forgotten.
     const found = await withTenant(this.prisma, auth.tenantId, async (tx) => {
       const session = await tx.session.findFirst({
         // The key's own channel only: a key of one channel must not read another channel's chats.
-        where: { id: sessionId, tenantId: auth.tenantId, channelId: auth.channelId },
+        where: { ...which, tenantId: auth.tenantId, channelId: auth.channelId },
         select: { id: true, externalKey: true, status: true, createdAt: true },
       });
       if (!session) return null;

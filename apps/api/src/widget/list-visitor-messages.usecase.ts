@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type SessionStatus } from '@switchboard/db';
-import { ListSessionMessages } from '../messages/list-session-messages.usecase';
+import type { SessionStatus } from '@switchboard/db';
+import { ListSessionMessages, type SessionMessagesView } from '../messages/list-session-messages.usecase';
+import { SessionNotFoundError } from '../messages/messages.errors';
 import type { SessionMessagesQuery } from '../messages/messages.schemas';
-import { clientIdOf, findVisitorSession } from './visitor-session';
+import { clientIdOf } from './visitor-session';
 import type { VisitorContext } from './visitor.guard';
 
 export interface VisitorMessage {
@@ -25,17 +26,19 @@ export interface VisitorHistory {
 /** The visitor's conversation (their own session only), paged as the channel API pages it. */
 @Injectable()
 export class ListVisitorMessages {
-  constructor(
-    private readonly prisma: PrismaService,
-    private readonly list: ListSessionMessages,
-  ) {}
+  constructor(private readonly list: ListSessionMessages) {}
 
   async execute(v: VisitorContext, page: SessionMessagesQuery): Promise<VisitorHistory> {
-    const session = await findVisitorSession(this.prisma, v);
-    if (!session) return { session: null, messages: [], next: null };
-    const view = await this.list.execute({ tenantId: v.tenantId, channelId: v.channelId, agentId: v.channel.agentId }, session.id, page);
+    let view: SessionMessagesView;
+    try {
+      // One query of the visitor's own session by its key: another visitor's is another key.
+      view = await this.list.execute({ tenantId: v.tenantId, channelId: v.channelId, agentId: v.channel.agentId }, { externalKey: v.sessionKey }, page);
+    } catch (err) {
+      if (err instanceof SessionNotFoundError) return { session: null, messages: [], next: null }; // nothing said yet
+      throw err;
+    }
     return {
-      session: { status: session.status },
+      session: { status: view.session.status as SessionStatus },
       messages: view.messages.map((m) => ({
         id: m.id,
         seq: m.seq,
