@@ -14,6 +14,7 @@ COPY package.json package-lock.json ./
 COPY apps/api/package.json apps/api/
 COPY apps/worker/package.json apps/worker/
 COPY apps/admin/package.json apps/admin/
+COPY apps/widget/package.json apps/widget/
 COPY libs/agent/package.json libs/agent/
 COPY libs/agent-config/package.json libs/agent-config/
 COPY libs/config/package.json libs/config/
@@ -30,13 +31,14 @@ RUN apt-get update \
 RUN npm ci --ignore-scripts --no-audit --no-fund \
  && npm rebuild argon2
 
-# --- build: Prisma client, API, worker, console -----------------------------------------------
+# --- build: Prisma client, API, worker, console, widget ---------------------------------------
 FROM deps AS build
 COPY . .
 RUN npm run prisma:generate --silent \
  && npx nest build api \
  && npx nest build worker \
- && npm run build -w apps/admin
+ && npm run build -w apps/admin \
+ && npm run build -w apps/widget
 
 # --- runtime: the built tree without npm's cache ----------------------------------------------
 # It keeps the dev dependencies and the TypeScript sources on purpose: the migrate role runs

@@ -162,7 +162,7 @@ async function main() {
   step('Seeding the demo tenant');
   node(['-r', '@swc-node/register', 'prisma/seed.ts'], env);
 
-  step('Building the API, the worker and the console');
+  step('Building the API, the worker, the console and the widget');
   const nest = require.resolve('@nestjs/cli/bin/nest.js', { paths: [root] });
   buildIfStale('api', API_MAIN, ['apps/api/src', 'apps/api/tsconfig.app.json', ...LIBS], () => node([nest, 'build', 'api'], env));
   buildIfStale('worker', WORKER_MAIN, ['apps/worker/src', 'apps/worker/tsconfig.app.json', ...LIBS], () =>
@@ -170,6 +170,9 @@ async function main() {
   );
   buildIfStale('console', 'apps/admin/dist/index.html', ['apps/admin', 'package-lock.json'], () =>
     npm(['run', 'build', '-w', 'apps/admin'], env),
+  );
+  buildIfStale('widget', 'apps/widget/dist/manifest.json', ['apps/widget/src', 'apps/widget/build.mjs', 'package-lock.json'], () =>
+    npm(['run', 'build', '-w', 'apps/widget'], env),
   );
 
   step('Starting the API and the worker');

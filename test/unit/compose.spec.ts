@@ -159,7 +159,7 @@ describe('Dockerfile', () => {
     expect(workspaces.filter((w) => !copiedBefore.includes(`COPY ${w}/package.json ${w}/`))).toEqual([]);
   });
 
-  it('runs npm scripts that exist and builds both apps and the console', () => {
+  it('runs npm scripts that exist and builds both apps, the console and the widget', () => {
     const rootScripts = (JSON.parse(read('package.json')) as { scripts: Record<string, string> }).scripts;
     const adminScripts = (JSON.parse(read('apps/admin/package.json')) as { scripts?: Record<string, string> }).scripts ?? {};
     expect(rootScripts['prisma:generate']).toBeDefined();
@@ -167,6 +167,7 @@ describe('Dockerfile', () => {
     expect(dockerfile).toMatch(/npx nest build api/);
     expect(dockerfile).toMatch(/npx nest build worker/);
     expect(dockerfile).toMatch(/npm run build -w apps\/admin/);
+    expect(dockerfile).toMatch(/npm run build -w apps\/widget/);
   });
 
   it('keeps node_modules, build output and .env out of the build context', () => {
