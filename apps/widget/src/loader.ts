@@ -76,7 +76,7 @@ type Listener = (data?: WidgetMessage) => void;
       this.badge.hidden = true;
       this.badge.setAttribute('aria-hidden', 'true');
       this.launcher.append(this.badge);
-      this.launcher.addEventListener('click', () => void this.open());
+      this.launcher.addEventListener('click', () => void this.open().catch((err: Error) => console.warn(`Switchboard chat: ${err.message}`)));
       this.shadow.append(this.launcher, this.slotEl);
     }
 

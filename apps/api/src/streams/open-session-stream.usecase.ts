@@ -69,9 +69,13 @@ export class OpenSessionStream {
     let closed = false;
     // Events are handled one at a time, in arrival order: a delta never overtakes the catch-up
     // before it.
+    // A catch-up that fails (the database, briefly) leaves the cursor where it was: the next one
+    // reads what it missed.
     let chain: Promise<void> = Promise.resolve();
-    const enqueue = (work: () => Promise<void> | void) => {
-      chain = chain.then(work).catch((err: Error) => this.logger.warn({ err: err.message, sessionId }, 'stream catch-up failed'));
+    const enqueue = (work: () => Promise<void> | void): Promise<void> => {
+      const done = chain.then(work);
+      chain = done.catch((err: Error) => this.logger.warn({ err: err.message, sessionId }, 'stream catch-up failed'));
+      return done;
     };
 
     const catchUp = async (live?: CommittedEvent) => {
@@ -109,9 +113,16 @@ export class OpenSessionStream {
     } catch {
       throw new StreamUnavailableError();
     }
-    // Whatever committed between reading the cursor and the subscription (or while the client was away).
-    enqueue(() => catchUp());
-    await chain;
+    // Whatever committed between reading the cursor and the subscription (or while the client was
+    // away). If this fails the client gets an error answer and reconnects, rather than a stream
+    // that silently skipped its catch-up.
+    try {
+      await enqueue(() => catchUp());
+    } catch (err) {
+      closed = true;
+      stop();
+      throw err;
+    }
     return {
       released: this.subscriber.released,
       close: () => {

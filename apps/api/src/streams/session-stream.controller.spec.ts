@@ -83,4 +83,11 @@ describe('SessionStreamController', () => {
     expect(s.raw.writableEnded).toBe(true);
     expect(s.close).toHaveBeenCalledTimes(1);
   });
+
+  it('passes Last-Event-ID on as the resume point, and refuses one it never sent (400 invalid-last-event-id)', async () => {
+    const s = setup();
+    await s.controller.stream(s.auth, { sessionId: 'sess' }, '42-40', s.reply);
+    expect((s.controller as unknown as { openStream: { execute: jest.Mock } }).openStream.execute.mock.calls[0][3]).toEqual({ after: { reply: 42n, inbound: 40n } });
+    await expect(s.controller.stream(s.auth, { sessionId: 'sess' }, 'yesterday', s.reply)).rejects.toMatchObject({ status: 400, code: 'invalid-last-event-id' });
+  });
 });

@@ -132,6 +132,7 @@ export class WidgetClient {
           cache: 'no-store',
         });
         if (res.status === 401) await this.start(); // expired or revoked: renew, then reconnect at once
+        else if (res.status === 403 || res.status === 404) return; // the widget or this page is no longer allowed: retrying cannot help
         else if (!res.ok || !res.body) throw await apiError(res);
         else {
           onState('open');
