@@ -1,4 +1,4 @@
-import { scopeToTenant, TENANT_ROLE, withTenant, type PrismaClient } from '@switchboard/db';
+import { TENANT_ROLE, withTenant, type PrismaClient } from '@switchboard/db';
 import { createTenantFixture, testPrisma, type TenantFixture } from '../support/fixtures';
 import { populateTenant, type TenantWorld } from './support/tenant-world';
 
@@ -165,18 +165,5 @@ describe('row-level security', () => {
 
   it('rejects a tenant id that is not a uuid', async () => {
     await expect(withTenant(prisma, "x' OR true --", (tx) => tx.agent.count())).rejects.toThrow('withTenant needs a tenant uuid');
-  });
-
-  it('scopes a batch transaction the same way (scopeToTenant), and only that batch', async () => {
-    const [, role, agents] = await prisma.$transaction([
-      scopeToTenant(prisma, a.tenant.id),
-      prisma.$queryRaw<{ role: string }[]>`SELECT current_setting('role') AS role`,
-      prisma.agent.findMany({ select: { tenantId: true } }), // no where: the policy alone decides
-    ]);
-    expect(role).toEqual([{ role: TENANT_ROLE }]);
-    expect(new Set(agents.map((x) => x.tenantId))).toEqual(new Set([a.tenant.id]));
-    const [after] = await prisma.$queryRaw<{ role: string }[]>`SELECT current_setting('role') AS role`;
-    expect(after.role).not.toBe(TENANT_ROLE);
-    expect(() => scopeToTenant(prisma, "x' OR true --")).toThrow('scopeToTenant needs a tenant uuid');
   });
 });

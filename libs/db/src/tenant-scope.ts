@@ -35,15 +35,3 @@ export async function withTenant<T>(
     return fn(tx);
   }, options);
 }
-
-/**
- * The first statement of a batch transaction (`prisma.$transaction([scopeToTenant(prisma, t), q1,
- * q2])`) that scopes the rest to a tenant, as withTenant scopes an interactive one. A batch sends
- * its statements in one go on one connection: for reads with no logic between their statements,
- * fewer round trips and no interactive transaction to open (whose 2 s wait for a connection is
- * the first thing to fail on a starved process).
- */
-export function scopeToTenant(prisma: Pick<PrismaClient, '$queryRaw'>, tenantId: string) {
-  if (!isUuid(tenantId)) throw new InvalidTenantIdError(`scopeToTenant needs a tenant uuid, got "${tenantId}".`);
-  return prisma.$queryRaw`SELECT set_config('app.tenant_id', ${tenantId}, true), set_config('role', ${TENANT_ROLE}, true)`;
-}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { isUuid, PrismaService, scopeToTenant } from '@switchboard/db';
+import { isUuid, PrismaService, withTenant } from '@switchboard/db';
 import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import { SessionNotFoundError } from './messages.errors';
 import { MAX_PAGE_SIZE, type SessionMessagesQuery } from './messages.schemas';
@@ -36,21 +36,27 @@ export class ListSessionMessages {
     if (typeof ref === 'string' && !isUuid(ref)) throw new SessionNotFoundError();
     const which = typeof ref === 'string' ? { id: ref } : { externalKey: ref.externalKey };
     // Explicit tenant filters, and row-level security under them in case one is ever forgotten.
-    // The key's own channel only: a key of one channel must not read another channel's chats.
-    const sessionWhere = { ...which, tenantId: auth.tenantId, channelId: auth.channelId };
-    const [, row, rows] = await this.prisma.$transaction([
-      scopeToTenant(this.prisma, auth.tenantId),
-      this.prisma.session.findFirst({ where: sessionWhere, select: { id: true, externalKey: true, status: true, createdAt: true } }),
-      this.prisma.message.findMany({
-        where: { tenantId: auth.tenantId, session: sessionWhere, ...(page.after !== undefined && { seq: { gt: BigInt(page.after) } }) },
+    const found = await withTenant(this.prisma, auth.tenantId, async (tx) => {
+      const session = await tx.session.findFirst({
+        // The key's own channel only: a key of one channel must not read another channel's chats.
+        where: { ...which, tenantId: auth.tenantId, channelId: auth.channelId },
+        select: { id: true, externalKey: true, status: true, createdAt: true },
+      });
+      if (!session) return null;
+      const messages = await tx.message.findMany({
+        where: {
+          sessionId: session.id,
+          tenantId: auth.tenantId,
+          ...(page.after !== undefined && { seq: { gt: BigInt(page.after) } }),
+        },
         orderBy: { seq: 'asc' },
         take: limit + 1, // one more tells whether there is a next page
         select: {
           id: true, seq: true, direction: true, status: true, text: true, externalId: true, createdAt: true, answeredAt: true, visibleAt: true,
         },
-      }),
-    ]);
-    const found = row ? { session: row, messages: rows } : null;
+      });
+      return { session, messages };
+    });
     if (!found) throw new SessionNotFoundError();
     const { session } = found;
     // A reply a flow delays (`afterMs`) is not shown before its visibleAt, and neither is anything
