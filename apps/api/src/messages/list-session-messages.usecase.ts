@@ -26,6 +26,13 @@ export interface SessionMessagesView {
  * tenant, an unknown id and a malformed id all answer 404 `session-not-found`, so ids cannot be
  * probed.
  */
+/**
+ * A read waits up to 10 s for a connection, not Prisma's 2 s: on a starved process (a machine at
+ * load 20, a fuzzer spinning beside it) the 2 s ran out and a history answered 503; a slow answer
+ * is better than a retry for a read.
+ */
+const HISTORY_TRANSACTION = { maxWait: 10_000, timeout: 15_000 };
+
 @Injectable()
 export class ListSessionMessages {
   constructor(private readonly prisma: PrismaService) {}
@@ -56,7 +63,7 @@ export class ListSessionMessages {
         },
       });
       return { session, messages };
-    });
+    }, HISTORY_TRANSACTION);
     if (!found) throw new SessionNotFoundError();
     const { session } = found;
     // A reply a flow delays (`afterMs`) is not shown before its visibleAt, and neither is anything
