@@ -248,6 +248,32 @@ describe('the web widget on a customer’s site', () => {
     }
   });
 
+  it('answers the page’s own code (window.Switchboard), counts replies that came while closed, and says when a person took over', async () => {
+    const { page } = await visit(context);
+    await page.getByRole('button', { name: 'Open chat' }).waitFor();
+    await page.evaluate(`window.seen = []; Switchboard.on('message', (m) => window.seen.push(m.from + ': ' + m.text)); Switchboard.on('close', () => window.seen.push('closed'))`);
+    await page.evaluate(`Switchboard.send('And the price of a loaf?')`);
+    await page.getByRole('dialog', { name: 'Padaria Central' }).waitFor();
+    await page.evaluate(`Switchboard.close()`);
+    // The reply arrives while the chat is closed: the launcher counts it.
+    await page.getByRole('button', { name: 'Open chat (1 unread)' }).waitFor();
+    expect(await page.evaluate('window.seen')).toEqual(['visitor: And the price of a loaf?', 'closed', `agent: ${REPLIES.price}`]);
+    await page.getByRole('button', { name: 'Open chat (1 unread)' }).click();
+    await page.getByRole('button', { name: 'Open chat' }).waitFor({ state: 'hidden' });
+
+    await suite.db.session.updateMany({ where: { channelId: widget.id }, data: { status: 'handed_off' } });
+    try {
+      await page.reload();
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      await chat(page).getByText(en.panel.handedOff).waitFor();
+      await page.evaluate(`Switchboard.identify({ name: 'Ana', plan: 'gold' })`);
+      await eventually(async () => (await suite.db.session.findFirst({ where: { channelId: widget.id, visitorContext: { path: ['values', 'name'], equals: 'Ana' } } })) !== null, 30_000);
+    } finally {
+      await suite.db.session.updateMany({ where: { channelId: widget.id }, data: { status: 'active' } });
+    }
+    await page.close();
+  });
+
   it('is refused on a page whose origin the channel does not allow', async () => {
     const other = await suite.browser.newContext();
     try {
