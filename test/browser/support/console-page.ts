@@ -72,6 +72,11 @@ export async function notified(page: Page, text: string | RegExp): Promise<void>
  * address once mounted, which would undo a navigation made before that (e.g. to Create).
  */
 export async function openList(page: Page, menu: string): Promise<void> {
-  await page.getByRole('menuitem', { name: menu }).click();
-  await page.locator('.RaDatagrid-table, [class*="RaEmpty"], [class*="RaList-noResults"]').first().waitFor();
+  const item = page.getByRole('menuitem', { name: menu });
+  // The previous page's table stays mounted until the new list renders; waiting for the address
+  // first keeps a following click from landing on the old table (a slow machine showed it).
+  const target = (await item.getAttribute('href'))?.replace(/^#/, '') ?? '';
+  await item.click();
+  if (target) await page.waitForURL((url) => url.hash.replace(/^#/, '').split('?')[0] === target);
+  await page.locator('.RaList-main .RaDatagrid-table, [class*="RaEmpty"], [class*="RaList-noResults"]').first().waitFor();
 }
