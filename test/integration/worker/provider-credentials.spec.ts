@@ -1,6 +1,7 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { DbModule, encryptSecret, parseMasterKey, PrismaService } from '@switchboard/db';
-import { ProviderCredentialError, ProviderForConfig } from '../../../apps/worker/src/agents/provider-for-config';
+import { AgentLoadError } from '@switchboard/agent-config';
+import { ProviderForConfig } from '../../../apps/worker/src/agents/provider-for-config';
 import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
 import { WorkerEnvModule } from '../../../apps/worker/src/config/worker-env.module';
 import { SECRET_CONTEXTS, SecretBox } from '../../../apps/worker/src/secrets/secret-box';
@@ -75,8 +76,10 @@ describe('provider credentials', () => {
     const copied = await credential(a.tenantId, 'openai', 'sk-copied', SECRET_CONTEXTS.providerCredential(b.tenantId));
     const build = (credentialId: string) => mod.get(ProviderForConfig).build(a.tenantId, { kind: 'openai', model: 'gpt-4.1-mini', credentialId });
 
-    await expect(build(ofB.id)).rejects.toThrow(ProviderCredentialError);
-    await expect(build(gemini.id)).rejects.toThrow(/it is a gemini key, the agent uses openai/);
-    await expect(build(copied.id)).rejects.toMatchObject({ code: 'secret-undecryptable' });
+    await expect(build(ofB.id)).rejects.toThrow(AgentLoadError);
+    await expect(build(ofB.id)).rejects.toMatchObject({ code: 'credential-missing', path: ['provider', 'credentialId'] });
+    await expect(build(gemini.id)).rejects.toMatchObject({ code: 'credential-kind', message: expect.stringMatching(/is a Gemini key, but the agent talks to OpenAI/) });
+    await expect(build(copied.id)).rejects.toMatchObject({ code: 'credential-undecryptable', cause: expect.objectContaining({ code: 'secret-undecryptable' }) });
+    await expect(build('not-a-uuid')).rejects.toMatchObject({ code: 'credential-missing' });
   });
 });

@@ -17,6 +17,7 @@ import { UsageController } from './usage/usage.controller';
 import { AgentsController } from './agents/agents.controller';
 import { AgentVersionsController } from './agents/agent-versions.controller';
 import { PublishAgent } from './agents/publish-agent.usecase';
+import { AgentLoadCheck } from './agents/load-check/agent-load-check';
 import { SecretBox } from './common/secret-box';
 import { AccessTokenService } from './auth/access-token.service';
 import { AdminAuthGuard } from './auth/admin-auth.guard';
@@ -66,7 +67,7 @@ import { HandBackSession } from './sessions/hand-back.usecase';
     DeadLettersController,
     QueuesController,
   ],
-  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, AuthSessions, RefreshCookie, PublishAgent, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue,
+  providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, AuthSessions, RefreshCookie, PublishAgent, AgentLoadCheck, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue,
     RedriveDelivery, TurnQueueReader, TurnDeadLetters, TenantBacklogCounter, HandBackSession, SendTestDelivery, TestDeliveryQueue],
   exports: [AccessTokenService, AdminAuthGuard],
 })

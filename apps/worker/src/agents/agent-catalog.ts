@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Agent } from '@falai/agent';
-import { buildEngineAgent, parseAgentConfig, type AgentConfig } from '@switchboard/agent-config';
+import { loadAgentConfig, type AgentConfig } from '@switchboard/agent-config';
 import { PrismaService } from '@switchboard/db';
 import { AGENT_CACHE_SIZE, AGENT_CACHE_TTL_MS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
@@ -85,16 +85,13 @@ export class AgentCatalog {
       if (!published) throw new AgentNotFoundError(agentId, `published version ${version} is missing`);
       json = published.config;
     }
-    const config = parseAgentConfig(json);
-    const provider = await this.providers.build(tenantId, config.provider);
-    // Code tools first; allow-listed ids no code tool has may be the tenant's HTTP tools.
-    const codeTools = this.tools.forAllowList(config.tools);
-    const httpTools = await this.httpTools.forTenant(tenantId, config.tools.filter((id) => !this.tools.has(id)));
-    const agent = buildEngineAgent<TurnContext>(config, {
-      tools: [...codeTools, ...httpTools],
+    // The loader publish runs too (libs/agent-config load-agent.ts): what it refuses here was refused there.
+    const { config, agent, provider } = await loadAgentConfig<TurnContext>(json, {
+      ...this.providers.ports(tenantId),
+      // Code tools first; allow-listed ids no code tool has may be the tenant's HTTP tools.
+      tools: async (ids) => [...this.tools.forAllowList(ids), ...(await this.httpTools.forTenant(tenantId, ids.filter((id) => !this.tools.has(id))))],
       actions: this.actions.engineActions(),
       conditions: this.conditions.engineConditions(),
-      provider,
       name: row.name,
       store: hostStore,
     });

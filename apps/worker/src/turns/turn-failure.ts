@@ -11,12 +11,12 @@ const PERMANENT_PROVIDER_KINDS: Partial<Record<ProviderErrorKind, string>> = {
 
 /** Errors that mean the agent cannot be built as configured; retrying the job changes nothing. */
 const CONFIG_ERROR_NAMES = new Set([
+  'AgentLoadError',
   'InvalidAgentConfigError',
   'UnknownAgentToolError',
   'AgentNotFoundError',
   'FlowConfigurationError',
   'ProviderConfigurationError',
-  'ProviderCredentialError',
   'ScriptError',
   'HttpToolDefinitionError',
 ]);

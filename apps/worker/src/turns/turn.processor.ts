@@ -75,7 +75,11 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       if (delay === undefined) throw err;
       this.logger.warn({ msg: 'turn deferred: provider unavailable', sessionId, retries, delayMs: delay, error: (err as Error).message });
       await job.updateData({ ...job.data, providerRetries: retries + 1 });
-      return this.retryLater(job, token, delay);
+      // `return await`, never a bare `return`: inside try/finally a returned promise is only
+      // taken up after `finally` (the lease release, a round trip) has finished. The DelayedError
+      // it rejects with meanwhile had no handler, and Node ended the worker on an unhandled
+      // rejection, and every worker after it that picked the job up again (issue #17).
+      return await this.retryLater(job, token, delay);
     } finally {
       await lease.release();
     }

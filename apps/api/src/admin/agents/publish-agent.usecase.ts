@@ -7,7 +7,8 @@ import type { AdminUser } from '../auth/admin-user';
 import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { tenantScope } from '../tenant-scope';
-import { assertCredentialOfTenant, knownActions, knownToolIds } from './agent-references';
+import { knownActions, knownToolIds } from './agent-references';
+import { AgentLoadCheck } from './load-check/agent-load-check';
 import { versionSelect } from './agent.dto';
 import { validateForPublish, type PublishCheck } from './validate-for-publish';
 
@@ -33,7 +34,10 @@ export interface PublishResult {
  */
 @Injectable()
 export class PublishAgent {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly loadCheck: AgentLoadCheck,
+  ) {}
 
   /** The same checks as a publish, writing nothing: for editors that show problems before publishing. */
   check(user: AdminUser, agentId: string): Promise<{ agentId: string; warnings: FlowWarning[] }> {
@@ -74,15 +78,18 @@ export class PublishAgent {
     });
   }
 
+  /**
+   * First the worker's own loader (AgentLoadCheck): whatever would make every turn fail
+   * `agent-unavailable` is refused here, 422 at the input's JSON path. Then the engine's lint
+   * for the warnings (things that run but look like mistakes).
+   */
   private async validate(tx: Prisma.TransactionClient, tenantId: string, draft: unknown): Promise<PublishCheck> {
-    let check: PublishCheck;
+    await this.loadCheck.assertLoadable(tx, tenantId, draft);
     try {
-      check = validateForPublish(draft, await knownToolIds(tx, tenantId), await knownActions(tx));
+      return validateForPublish(draft, await knownToolIds(tx, tenantId), await knownActions(tx));
     } catch (err) {
       if (err instanceof FlowConfigurationError) throw new FlowConfigurationRejectedError(err);
       throw err;
     }
-    await assertCredentialOfTenant(tx, tenantId, check.config, []);
-    return check;
   }
 }

@@ -1,0 +1,73 @@
+import { ProviderError } from '@falai/agent';
+import { DelayedError, type Job } from 'bullmq';
+import type { TurnJobData } from '@switchboard/queue';
+import type { WorkerEnv } from '../config/worker-env';
+import type { SessionLeases } from '../lease/session-lease';
+import type { FlowInputLoader } from '../wakes/flow-input-loader';
+import type { DrainSession } from './drain-session';
+import type { RunTurn } from './run-turn';
+import { TurnProcessor } from './turn.processor';
+
+// A model down for now puts the job back delayed, and BullMQ takes the DelayedError it throws
+// as "moved, not failed". It must reach BullMQ as the rejection of process() itself: thrown
+// while the lease is still being released (a round trip), a bare `return` of the rejecting
+// promise left it unhandled for that long, and Node ended the worker (issue #17).
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+function processorWith(drainError: Error): { processor: TurnProcessor; job: Job<TurnJobData>; events: string[] } {
+  const events: string[] = [];
+  const lease = {
+    isHeld: true,
+    release: async () => {
+      events.push('release started');
+      await sleep(30);
+      events.push('released');
+    },
+  };
+  const leases = { acquire: async () => lease } as unknown as SessionLeases;
+  const drain = {
+    messageState: async () => ({ settled: false, agentId: 'agent' }),
+    execute: async () => {
+      throw drainError;
+    },
+  } as unknown as DrainSession;
+  const processor = new TurnProcessor({ WORKER_CONCURRENCY: 1 } as WorkerEnv, leases, drain, {} as RunTurn, {} as FlowInputLoader);
+  const job = {
+    data: { tenantId: 't', sessionId: 's', messageId: 'm' },
+    timestamp: Date.now(),
+    updateData: jest.fn(async function (this: { data: unknown }, data: unknown) {
+      this.data = data;
+    }),
+    moveToDelayed: jest.fn(async () => {
+      await sleep(5);
+      events.push('moved to delayed');
+    }),
+  } as unknown as Job<TurnJobData>;
+  return { processor, job, events };
+}
+
+describe('TurnProcessor: a model down for now', () => {
+  it.each(['overloaded', 'rate-limited', 'timeout', 'network', 'empty', 'unknown'] as const)(
+    'puts the job back delayed (%s), and the DelayedError is settled before the lease release starts',
+    async (kind) => {
+      const { processor, job, events } = processorWith(new ProviderError({ kind, message: `model ${kind}` }));
+
+      await expect(processor.process(job, 'token')).rejects.toBeInstanceOf(DelayedError);
+
+      // The move (and the DelayedError after it) happened inside the try, awaited: the rejection
+      // exists only as process()'s own. Released first, it waited 30 ms with no handler.
+      expect(events).toEqual(['moved to delayed', 'release started', 'released']);
+      expect(job.moveToDelayed).toHaveBeenCalledWith(expect.any(Number), 'token');
+      expect(job.updateData).toHaveBeenCalledWith(expect.objectContaining({ providerRetries: 1 }));
+    },
+  );
+
+  it('lets an error no wait can fix fail the job as itself, after releasing the lease', async () => {
+    const bug = new TypeError('a bug');
+    const { processor, job, events } = processorWith(bug);
+    await expect(processor.process(job, 'token')).rejects.toBe(bug);
+    expect(job.moveToDelayed).not.toHaveBeenCalled();
+    expect(events).toEqual(['release started', 'released']);
+  });
+});
