@@ -1,7 +1,7 @@
 // `npm run chaos`: the chaos run at the issue's large size (10,000 messages over 500 sessions,
 // 3 workers), on the same Postgres and Redis the tests use. Prints the report; exits 1 when
 // anything was lost, duplicated or reordered. Flags: --sessions N --messages N --workers N
-// --load-seconds N --seed N.
+// --load-seconds N --seed N --backend redis|postgres.
 import { parseArgs } from 'node:util';
 import { formatReport, runChaos } from './support/chaos-run';
 
@@ -13,6 +13,7 @@ async function main(): Promise<void> {
       workers: { type: 'string', default: '3' },
       'load-seconds': { type: 'string', default: '150' },
       seed: { type: 'string', default: String(Date.now() % 1_000_000) },
+      backend: { type: 'string', default: 'redis' },
     },
   });
   process.env.NODE_ENV = 'test';
@@ -28,11 +29,12 @@ async function main(): Promise<void> {
     workers: Number(values.workers),
     loadMs: Number(values['load-seconds']) * 1000,
     seed: Number(values.seed),
+    backend: values.backend === 'postgres' ? 'postgres' : 'redis',
     settleTimeoutMs: 600_000,
     log: (line) => console.log(line),
   });
   console.log(`\nchaos report (seed ${values.seed}, ${((Date.now() - started) / 1000).toFixed(0)} s)\n${formatReport(report)}`);
-  const bad = report.lost + report.duplicated + report.outOfOrder + report.usageMismatch.length + report.refusedWithoutRetryAfter + report.serverErrors;
+  const bad = report.workerCrashes + report.lost + report.duplicated + report.outOfOrder + report.usageMismatch.length + report.refusedWithoutRetryAfter + report.serverErrors;
   process.exitCode = bad === 0 && !report.apiRestarted ? 0 : 1;
 }
 

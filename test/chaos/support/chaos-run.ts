@@ -10,10 +10,13 @@ import { startWorker, type WorkerProcess } from '../../support/worker-process';
 import { TcpProxy } from './tcp-proxy';
 
 // The chaos run of the reliability suite: messages posted by many sessions while workers are
-// SIGKILLed and restarted, Redis is flushed once, Postgres goes away once (every connection reset,
-// new ones refused) and the model fails 30% of its calls. Then it counts, from the database, what
-// became of every accepted message. Runs on its own database, Redis logical database and queue
-// prefix, so it can break things without touching another suite.
+// SIGKILLed and restarted, Redis is flushed once (Redis mode), Postgres goes away once (every
+// connection reset, new ones refused), the model fails 30% of its calls, and its understand calls
+// fail outright for a while after each worker starts (an outage: every turn of the agent's flow
+// begins with one, so the jobs are put back delayed — this once killed workers, issue #17). Then
+// it counts, from the database, what became of every accepted message, and how many workers died
+// without being killed. Runs on its own database, Redis logical database and queue prefix, so it
+// can break things without touching another suite.
 
 export interface ChaosOptions {
   sessions: number;
@@ -25,6 +28,8 @@ export interface ChaosOptions {
   seed: number;
   /** How long to wait for every accepted message to settle after the load. */
   settleTimeoutMs: number;
+  /** The queue backend of the API and the workers (default redis). Postgres mode has no Redis to flush. */
+  backend?: 'redis' | 'postgres';
   log?: (line: string) => void;
 }
 
@@ -38,6 +43,10 @@ export interface ChaosReport {
   outOfOrder: number;
   usageMismatch: string[];
   workerKills: number;
+  /** Workers that exited without being killed by the run: must be 0. */
+  workerCrashes: number;
+  /** Jobs put back delayed because the model's understand call was down (from the workers' logs). */
+  understandDeferrals: number;
   redisFlushes: number;
   postgresOutages: number;
   /** Posts refused while Postgres was down: all 503 with Retry-After. */
@@ -54,19 +63,32 @@ const SWEEPER_INTERVAL_MS = 2_000;
 const SWEEPER_GRACE_MS = 1_000;
 const OUTAGE_MS = 5_000;
 
-/** Mixed provider-* failures, 30% of calls in all: each rule's chance is conditional on the ones before it failing to fire. */
+/** Understand calls each worker process's model fails (overloaded) before it answers them: an outage after every start. */
+const UNDERSTAND_OUTAGE_CALLS = 6;
+
+/**
+ * Mixed provider-* failures, 30% of calls in all (each rule's chance is conditional on the ones
+ * before it failing to fire), after an outage of the understand call: its first
+ * UNDERSTAND_OUTAGE_CALLS in each worker process fail overloaded.
+ */
 function flakyModel(seed: number): AgentConfig['provider'] {
   const kinds = ['overloaded', 'rate-limited', 'timeout', 'network', 'invalid'] as const;
   const share = 0.3 / kinds.length;
   const failures = kinds.map((kind, i) => ({ chance: share / (1 - share * i), fail: { kind, message: `chaos ${kind}` } }));
-  return { kind: 'scripted', model: 'chaos-script', scripted: { seed, latencyMs: 5, rules: [...failures, { call: 'speak', reply: 'eco: {{message}}' }] } };
+  const outage = { call: 'understand' as const, times: UNDERSTAND_OUTAGE_CALLS, fail: { kind: 'overloaded' as const, message: 'chaos understand outage' } };
+  return {
+    kind: 'scripted',
+    model: 'chaos-script',
+    scripted: { seed, latencyMs: 5, rules: [outage, ...failures, { call: 'understand', flows: { eco: 90 } }, { call: 'speak', reply: 'eco: {{message}}' }] },
+  };
 }
 
 function chaosAgent(seed: number): AgentConfig {
   return {
     name: 'Chaos echo',
     fields: {},
-    flows: [],
+    // A flow, so every turn begins with an understand call.
+    flows: [{ id: 'eco', name: 'Eco', on: [{ message: ['qualquer mensagem'] }], steps: [{ id: 'responde', kind: 'prompt', prompt: 'Repita a mensagem.' }] }],
     tools: [],
     provider: flakyModel(seed),
     fallbackMessage: FALLBACK,
@@ -94,6 +116,7 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const log = opts.log ?? (() => undefined);
+  const postgresMode = opts.backend === 'postgres';
   // The fault schedule's own draws (the model has its own, seeded in its script).
   const random = seededRandom(opts.seed + 1);
   const dbName = uniqueName('sbt_chaos');
@@ -104,12 +127,25 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   await proxy.start();
   const viaProxy = new URL(databaseUrl);
   viaProxy.host = `127.0.0.1:${proxy.port}`;
-  const { url: redisUrl, redis } = await claimRedisDb(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', token);
+  // Postgres mode runs with REDIS_URL unset, as on a laptop with only Node and Postgres.
+  const claimed = postgresMode ? undefined : await claimRedisDb(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', token);
+  const redisUrl = claimed?.url ?? '';
   const prisma: PrismaClient = createPrismaClient({ connectionString: databaseUrl, max: 4 });
 
   let api: ApiProcess | undefined;
   // A slot is undefined while its worker restarts after a kill.
   const workers: (WorkerProcess | undefined)[] = [];
+  // Every worker process the run started, and those it killed on purpose.
+  const started: WorkerProcess[] = [];
+  const killed = new Set<WorkerProcess>();
+  let crashes = 0;
+  const track = (w: WorkerProcess): WorkerProcess => {
+    started.push(w);
+    void w.exited.then(() => {
+      if (!killed.has(w)) crashes++;
+    });
+    return w;
+  };
   const restarts: Promise<unknown>[] = [];
   const workerEnv = {
     DATABASE_URL: viaProxy.toString(),
@@ -135,8 +171,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       queuePrefix,
     );
     const apiPid = api.child.pid;
-    workers.push(...(await Promise.all(Array.from({ length: opts.workers }, () => startWorker(workerEnv)))));
-    log(`chaos: ${opts.sessions} sessions × ${opts.messagesPerSession} messages, ${opts.workers} workers, seed ${opts.seed}`);
+    workers.push(...(await Promise.all(Array.from({ length: opts.workers }, () => startWorker(workerEnv).then(track)))));
+    log(`chaos: ${opts.sessions} sessions × ${opts.messagesPerSession} messages, ${opts.workers} workers, ${postgresMode ? 'Postgres' : 'Redis'} mode, seed ${opts.seed}`);
 
     const report: ChaosReport = {
       accepted: 0,
@@ -148,6 +184,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       outOfOrder: 0,
       usageMismatch: [],
       workerKills: 0,
+      workerCrashes: 0,
+      understandDeferrals: 0,
       redisFlushes: 0,
       postgresOutages: 0,
       refusedWhileDown: 0,
@@ -221,7 +259,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         const progress = accepted.size / total;
         if (!flushed && progress >= 0.35) {
           flushed = true;
-          await flushClaimedDb(redis, token);
+          if (!claimed) continue;
+          await flushClaimedDb(claimed.redis, token);
           report.redisFlushes++;
           log(`chaos: Redis flushed at ${accepted.size} accepted`);
           continue;
@@ -240,16 +279,17 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         const victim = up[Math.floor(random() * up.length)];
         const dying = workers[victim]!;
         workers[victim] = undefined;
+        killed.add(dying);
         await dying.kill();
         report.workerKills++;
         log(`chaos: worker ${victim} SIGKILLed at ${accepted.size} accepted`);
-        restarts.push(supervise(workerEnv).then((w) => (workers[victim] = w)));
+        restarts.push(supervise(workerEnv).then((w) => (workers[victim] = track(w))));
       }
       await Promise.all(restarts);
       // A short run may end before its turn for a flush or an outage came: do them now, so every
       // run meets every fault.
-      if (!flushed) {
-        await flushClaimedDb(redis, token);
+      if (!flushed && claimed) {
+        await flushClaimedDb(claimed.redis, token);
         report.redisFlushes++;
       }
       if (!outage) {
@@ -275,15 +315,20 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     log(`chaos: settled in ${report.settleMs} ms`);
 
     await countOutcomes(prisma, fx, accepted, report);
+    report.workerCrashes = crashes;
+    report.understandDeferrals = started.reduce((n, w) => n + w.logs.filter((l) => l.msg === 'turn deferred: provider unavailable').length, 0);
     return report;
   } finally {
     await Promise.allSettled(restarts);
+    for (const w of started) killed.add(w);
     await Promise.all(workers.map((w) => w?.kill()));
     if (api) await stopApi(api.child);
     await proxy.stop();
     await prisma.$disconnect();
-    await redis.flushdb();
-    await redis.quit();
+    if (claimed) {
+      await claimed.redis.flushdb();
+      await claimed.redis.quit();
+    }
     await dropDatabase(dbName);
   }
 }
@@ -371,6 +416,8 @@ export function formatReport(r: ChaosReport): string {
     ['out of order', r.outOfOrder],
     ['usage roll-up mismatches', r.usageMismatch.length ? r.usageMismatch.join('; ') : 0],
     ['worker SIGKILLs', r.workerKills],
+    ['workers that died on their own', r.workerCrashes],
+    ['jobs deferred by the understand outage', r.understandDeferrals],
     ['Redis flushes', r.redisFlushes],
     ['Postgres outages', r.postgresOutages],
     ['posts refused while Postgres was down (503)', r.refusedWhileDown],
