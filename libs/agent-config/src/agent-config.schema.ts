@@ -51,6 +51,7 @@ export const agentConfigSchema = z.strictObject({
   idle: idleConfigSchema.optional(),
   maxToolLoops: z.number().int().min(0).max(20).optional(),
   fallbackMessage: z.string().min(1).max(4000).optional(),
+  holdingMessage: z.string().min(1).max(4000).optional(),
   doubleTexting: doubleTextingConfigSchema.optional(),
 });
 

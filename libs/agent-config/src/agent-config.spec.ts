@@ -64,6 +64,17 @@ describe('buildEngineAgent', () => {
     expect(r.session.data).toEqual({ cidade: 'Curitiba' });
   });
 
+  it('answers a plain "Oi" with a greeting, not a price for no city (the seeded demo\'s first message)', async () => {
+    const agent = buildEngineAgent(conciergeAgentConfig, { tools: [preco, reservar], provider: new ScriptedProvider(conciergeScript) });
+    for (const hello of ['Oi', 'olá!', 'Bom dia']) {
+      const r = await agent.turn({ sessionId: `hello-${hello}`, message: hello, id: 'm1' });
+      expect(r.messages.map((m) => m.text)).toEqual(['Olá! Eu sou o Concierge. Posso ajudar com hospedagem: em qual cidade você quer ficar?']);
+    }
+    // The flow still quotes once the city is known.
+    const r = await agent.turn({ sessionId: 'hello-then-book', message: 'Quero um quarto em Curitiba', id: 'm2' });
+    expect(r.messages.map((m) => m.text)).toEqual(['A diária em Curitiba sai por R$ 420. Posso reservar?']);
+  });
+
   it('offers only the tools the allow-list names', async () => {
     const seen: string[][] = [];
     const provider = new ScriptedProvider(conciergeScript);
@@ -72,7 +83,7 @@ describe('buildEngineAgent', () => {
       seen.push(req.tools.map((t) => t.name));
       return generate(req);
     };
-    const idleOnly = { ...conciergeAgentConfig, flows: [], tools: ['preco'] };
+    const idleOnly = { ...conciergeAgentConfig, flows: [], tools: ['preco'], idle: undefined };
     const extra: AnyTool = { id: 'extra', handler: () => ({}) };
     const agent = buildEngineAgent(idleOnly, { tools: [preco, reservar, extra], provider });
     await agent.turn({ sessionId: 's', message: 'oi', id: 'm1' });

@@ -44,7 +44,13 @@ export interface AgentConfig {
   tools: string[];
   idle?: IdleConfig;
   maxToolLoops?: number;
-  /** Sent to the customer when a run ends failed (provider-* permanent failures). */
+  /**
+   * Sent to the customer when a turn ends with nothing said because of a failure (a provider
+   * refusing for good, the agent not loadable, a run ended failed). Filled with a default in the
+   * agent's language at creation, and at load for agents stored without one (fallback-message.ts).
+   */
   fallbackMessage?: string;
+  /** Optional: sent once when a talk step is first deferred by a provider outage ("one moment…"). */
+  holdingMessage?: string;
   doubleTexting?: DoubleTextingConfig;
 }

@@ -34,6 +34,9 @@ export const conciergeAgentConfig: AgentConfig = {
   flows: [hospedagemFlowSpec],
   tools: ['preco', 'reservar'],
   provider: { kind: 'scripted', model: 'concierge-script', scripted: conciergeScript },
+  // Outside the flow the Concierge only talks: `preco` belongs to the oferta step, which knows the
+  // city (offered in idle, a plain "Oi" made the model quote a price for no city, with blanks).
+  idle: { tools: [] },
   fallbackMessage: 'Desculpe, não consigo responder agora. Tente novamente em alguns minutos.',
   doubleTexting: { policy: 'sequential' },
 };

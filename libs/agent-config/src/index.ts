@@ -3,3 +3,4 @@ export * from './agent-config.schema';
 export * from './build-engine-agent';
 export * from './concierge';
 export * from './load-agent';
+export * from './fallback-message';

@@ -13,6 +13,7 @@ import {
 import type { AgentConfig, AgentProviderConfig } from './agent-config';
 import { agentConfigSchema } from './agent-config.schema';
 import { buildEngineAgent, UnknownAgentToolError } from './build-engine-agent';
+import { withFallbackMessage } from './fallback-message';
 
 // The one loader of an agent from its stored config (issue #17): the worker builds every turn's
 // agent with it, and publish runs it on the draft before writing a version, so whatever the
@@ -90,7 +91,8 @@ const PROVIDER_LABEL = { openai: 'OpenAI', gemini: 'Gemini', openai_compatible: 
 
 /** Checks and builds an agent from stored config JSON. Throws AgentLoadError, nothing else for a bad config. */
 export async function loadAgentConfig<C = unknown>(json: unknown, ports: AgentLoadPorts): Promise<LoadedAgentConfig<C>> {
-  const config = parseConfig(json);
+  // Agents stored before every agent had a fallback message get the default of their language.
+  const config = withFallbackMessage(parseConfig(json));
   const provider = await buildProvider(config.provider, ports);
   const tools = await loadTools(config, ports);
   try {
@@ -104,12 +106,41 @@ export async function loadAgentConfig<C = unknown>(json: unknown, ports: AgentLo
     });
     return { config, agent, provider };
   } catch (err) {
-    if (err instanceof FlowConfigurationError) {
-      throw new AgentLoadError('flow-configuration', err.path ? [...err.path] : ['flows'], err.message, err);
-    }
+    if (err instanceof FlowConfigurationError) throw await flowRefusal(err, config, ports);
     if (err instanceof UnknownAgentToolError) throw unknownTool(config, err.toolIds[0], err);
     throw err;
   }
+}
+
+/**
+ * The engine's refusal of a flow, as a sentence without its class name: where (flow, step), what,
+ * and the fix. A step naming a tool that exists but is not on the agent's allow-list says so.
+ */
+async function flowRefusal(err: FlowConfigurationError, config: AgentConfig, ports: AgentLoadPorts): Promise<AgentLoadError> {
+  const path = [...err.path];
+  const text = err.message.replace(/^\[FlowConfigurationError\]\s*/, '');
+  if (err.code === 'unknown-tool' && path.includes('tools')) {
+    const id = valueAt(config, path);
+    if (typeof id === 'string' && !config.tools.includes(id) && (await ports.tools([id])).some((t) => t.id === id)) {
+      return new AgentLoadError(
+        'flow-configuration',
+        path,
+        `${capitalise(err.where)} uses the tool “${id}”, which exists but is not one of this agent’s tools. Add “${id}” to the agent’s tools, or remove it from the step.`,
+        err,
+      );
+    }
+  }
+  return new AgentLoadError('flow-configuration', path, capitalise(text), err);
+}
+
+function valueAt(root: unknown, path: ConfigPath): unknown {
+  let at: unknown = root;
+  for (const key of path) at = at && typeof at === 'object' ? (at as Record<string | number, unknown>)[key] : undefined;
+  return at;
+}
+
+function capitalise(s: string): string {
+  return s.charAt(0).toUpperCase() + s.slice(1);
 }
 
 function parseConfig(json: unknown): AgentConfig {
@@ -152,7 +183,7 @@ export async function buildProvider(config: AgentProviderConfig, ports: Pick<Age
       throw new AgentLoadError(
         'credential-kind',
         at,
-        `The provider key chosen is a ${PROVIDER_LABEL[credential.kind]} key, but the agent talks to ${PROVIDER_LABEL[config.kind]}. Pick a ${PROVIDER_LABEL[config.kind]} key.`,
+        `The provider key chosen is ${withArticle(PROVIDER_LABEL[credential.kind])} key, but this agent uses ${withArticle(PROVIDER_LABEL[config.kind])} model. Pick ${withArticle(PROVIDER_LABEL[config.kind])} key.`,
       );
     }
     try {
@@ -185,6 +216,10 @@ const PROVIDER_REFUSALS: Record<string, { path: ConfigPath; say: string }> = {
   'provider-model-missing': { path: ['provider', 'model'], say: 'Choose the model the agent should use.' },
   'provider-base-url-missing': { path: ['provider', 'baseURL'], say: 'An OpenAI-compatible provider needs the address of its server, e.g. http://127.0.0.1:11434/v1.' },
 };
+
+function withArticle(label: string): string {
+  return `${/^[AEIOU]/.test(label) ? 'an' : 'a'} ${label}`;
+}
 
 function providerConfiguration(err: unknown): AgentLoadError {
   if (!(err instanceof ProviderConfigurationError)) throw err;

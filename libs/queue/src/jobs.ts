@@ -27,7 +27,16 @@ export function sessionChannel(sessionId: string): string {
   return `sb:session:${sessionId}`;
 }
 
+/**
+ * How a turn ended for the customer: `answered` (the agent spoke, or chose silence), `failed`
+ * (something failed and the fallback message was sent), `deferred` (the model is down for now;
+ * the turn runs again at `retryAt`, a holding message may have been sent).
+ */
+export type TurnStatus = 'answered' | 'failed' | 'deferred';
+
 /** What the worker publishes on sessionChannel after a commit. */
 export type SessionEvent =
-  | { type: 'committed'; turnId: string; answered: string[]; replies: { id: string; text: string }[] }
-  | { type: 'delta'; turnId?: string; delta: string };
+  | { type: 'committed'; turnId: string; answered: string[]; replies: { id: string; text: string }[]; status?: TurnStatus; retryAt?: string }
+  | { type: 'delta'; turnId?: string; delta: string }
+  /** The model's understand call is down: these queued messages wait, and are tried again at `retryAt`. Nothing committed. */
+  | { type: 'deferred'; waiting: string[]; retryAt: string };

@@ -94,7 +94,9 @@ describe('publishing an agent', () => {
     expect(res.status).toBe(422);
     const error = errorOf(res.body);
     expect(error.code).toBe('flow-configuration');
-    expect(error.message).toMatch(/^\[FlowConfigurationError\] flow "booking", step "quote": .*"no-such-tool"/);
+    // A sentence for people; the class name stays in details.
+    expect(error.message).toMatch(/^Flow "booking", step "quote": .*"no-such-tool"/);
+    expect(error.details).toMatchObject({ error: 'FlowConfigurationError' });
     expect(error.details).toMatchObject({ path: ['flows', 0, 'steps', 1, 'tools', 0], pointer: '/flows/0/steps/1/tools/0', engineCode: 'unknown-tool' });
     // The dry run answers the same, for a viewer too, and also writes nothing.
     const dry = await adminSend(world.tokens.viewer, 'POST', `/v1/admin/agents/${agent.id}/validate`);
@@ -108,8 +110,8 @@ describe('publishing an agent', () => {
     const agent = await createAgent(unique('pub'), validConfig(['ghost-tool'], []));
     const res = await adminSend(owner, 'POST', `/v1/admin/agents/${agent.id}/publish`);
     expect(res.status).toBe(422);
-    expect(errorOf(res.body)).toMatchObject({ code: 'flow-configuration', details: { path: ['tools', 0] } });
-    expect(errorOf(res.body).message).toContain('"ghost-tool"');
+    expect(errorOf(res.body)).toMatchObject({ code: 'agent-not-loadable', details: { reason: 'unknown-tool', path: ['tools', 0] } });
+    expect(errorOf(res.body).message).toContain('“ghost-tool” does not exist');
   });
 
   it('publishes a valid draft as version N+1, lists versions and diffs them', async () => {

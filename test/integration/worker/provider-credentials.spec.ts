@@ -78,7 +78,7 @@ describe('provider credentials', () => {
 
     await expect(build(ofB.id)).rejects.toThrow(AgentLoadError);
     await expect(build(ofB.id)).rejects.toMatchObject({ code: 'credential-missing', path: ['provider', 'credentialId'] });
-    await expect(build(gemini.id)).rejects.toMatchObject({ code: 'credential-kind', message: expect.stringMatching(/is a Gemini key, but the agent talks to OpenAI/) });
+    await expect(build(gemini.id)).rejects.toMatchObject({ code: 'credential-kind', message: expect.stringMatching(/is a Gemini key, but this agent uses an OpenAI model/) });
     await expect(build(copied.id)).rejects.toMatchObject({ code: 'credential-undecryptable', cause: expect.objectContaining({ code: 'secret-undecryptable' }) });
     await expect(build('not-a-uuid')).rejects.toMatchObject({ code: 'credential-missing' });
   });

@@ -27,8 +27,9 @@ function concierge(script: ScriptJson, fallbackMessage: string | null = FALLBACK
 interface PostAnswer {
   messageId: string;
   sessionId: string;
-  status: 'queued' | 'answered';
+  status: 'queued' | 'answered' | 'failed' | 'deferred';
   replies?: { id: string; text: string }[];
+  retryAt?: string;
 }
 
 jest.setTimeout(120_000);
@@ -61,7 +62,7 @@ describe('worker: provider failures', () => {
 
     const answer = await post(fx);
 
-    expect(answer.replies).toEqual([{ id: expect.any(String), text: FALLBACK }]);
+    expect(answer).toMatchObject({ status: 'failed', replies: [{ id: expect.any(String), text: FALLBACK }] });
     const turn = await prisma.turn.findFirstOrThrow({ where: { sessionId: answer.sessionId } });
     expect(turn.outcomeCodes).toEqual(['provider-auth']);
     expect(turn.llmCalls).toBe(1);
@@ -80,16 +81,15 @@ describe('worker: provider failures', () => {
     expect(turn.llmCalls).toBe(2);
   });
 
-  it('marks the message failed, with no reply, when the provider refuses for good and no fallback is set', async () => {
+  it('sends the default fallback in the agent\'s language when the provider refuses for good and none is set', async () => {
     const fx = await createTenantFixture(prisma, {
       agentConfig: concierge({ rules: [{ fail: { kind: 'context' } }] }, null),
     });
 
     const answer = await post(fx);
 
-    expect(answer.replies).toEqual([]);
-    const inbound = await prisma.message.findUniqueOrThrow({ where: { id: answer.messageId } });
-    expect(inbound.status).toBe('failed');
+    // The Concierge's texts are Portuguese: the Portuguese default.
+    expect(answer).toMatchObject({ status: 'failed', replies: [{ id: expect.any(String), text: 'Desculpe, não consigo responder agora. Tente novamente em alguns minutos.' }] });
     expect((await prisma.turn.findFirstOrThrow({ where: { sessionId: answer.sessionId } })).outcomeCodes).toEqual(['provider-context']);
   });
 
@@ -100,7 +100,9 @@ describe('worker: provider failures', () => {
 
     const answer = await post(fx);
 
-    expect(answer.replies).toEqual([]);
+    // ?wait says the answer comes later, and when it is tried again.
+    expect(answer).toMatchObject({ status: 'deferred', replies: [], retryAt: expect.any(String) });
+    expect(Date.parse(answer.retryAt!)).toBeGreaterThan(Date.now() + 30_000);
     const turn = await prisma.turn.findFirstOrThrow({ where: { sessionId: answer.sessionId } });
     expect(turn.outcomeCodes).toContain('provider-unavailable');
     const session = await prisma.session.findUniqueOrThrow({ where: { id: answer.sessionId } });

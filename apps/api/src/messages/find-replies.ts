@@ -1,13 +1,26 @@
 import type { PrismaService } from '@switchboard/db';
+import type { TurnStatus } from '@switchboard/queue';
 
 export interface Reply {
   id: string;
   text: string;
 }
 
+/**
+ * What became of an inbound message: `answered`; `failed` (the turn failed, `replies` holds the
+ * agent's fallback message); `deferred` (the model is down for now, the turn runs again at
+ * `retryAt`; `replies` holds the holding message when the agent has one).
+ */
 export interface AnsweredMessage {
-  status: 'answered' | 'failed';
+  status: TurnStatus;
   replies: Reply[];
+  retryAt?: string;
+}
+
+interface StoredOutcome {
+  status?: string;
+  code?: string;
+  until?: string;
 }
 
 /**
@@ -21,13 +34,20 @@ export async function findReplies(prisma: PrismaService, messageId: string): Pro
     select: { status: true, turnId: true, sessionId: true },
   });
   if (!inbound || inbound.status === 'queued') return null;
-  const status = inbound.status === 'failed' ? 'failed' : 'answered';
-  if (!inbound.turnId) return { status, replies: [] };
-  const replies = await prisma.message.findMany({
+  if (!inbound.turnId) return { status: inbound.status === 'failed' ? 'failed' : 'answered', replies: [] };
+  const turn = await prisma.turn.findUnique({ where: { id: inbound.turnId }, select: { outcomes: true } });
+  const rows = await prisma.message.findMany({
     // A reply delayed by the flow (`afterMs`) is not visible before its visibleAt.
     where: { sessionId: inbound.sessionId, turnId: inbound.turnId, direction: 'outbound', OR: [{ visibleAt: null }, { visibleAt: { lte: new Date() } }] },
     orderBy: { seq: 'asc' },
-    select: { id: true, text: true },
+    select: { id: true, text: true, kind: true },
   });
-  return { status, replies };
+  const replies = rows.map(({ id, text }) => ({ id, text }));
+  if (inbound.status === 'failed' || rows.some((r) => r.kind === 'fallback')) return { status: 'failed', replies };
+  if (!rows.some((r) => r.kind !== 'holding')) {
+    const outcomes = (Array.isArray(turn?.outcomes) ? turn.outcomes : []) as StoredOutcome[];
+    const deferred = outcomes.find((o) => o.status === 'deferred' && o.code?.startsWith('provider-') && o.until);
+    if (deferred) return { status: 'deferred', replies, retryAt: deferred.until };
+  }
+  return { status: 'answered', replies };
 }

@@ -35,8 +35,38 @@ export class MessagesController {
   @ApiOperation({ summary: 'Accept a customer message; optionally wait up to 30 s for the reply' })
   @ApiBody({ schema: z.toJSONSchema(postMessageBody) } as ApiBodyOptions)
   @ApiQuery({ name: 'wait', required: false, description: 'Seconds (0..30) to hold the request for the reply' })
-  @ApiResponse({ status: 202, description: '{ messageId, sessionId, status: "queued" }' })
-  @ApiResponse({ status: 200, description: '{ messageId, sessionId, status: "answered", replies: [{ id, text }] }' })
+  @ApiResponse({
+    status: 202,
+    description:
+      'Accepted, no answer yet (no `wait`, or it ran out): `status` is `queued`. A retried message id that was settled already says how it ended (`answered`, `failed`).',
+    schema: {
+      type: 'object',
+      required: ['messageId', 'sessionId', 'status'],
+      properties: {
+        messageId: { type: 'string', format: 'uuid' },
+        sessionId: { type: 'string', format: 'uuid' },
+        status: { type: 'string', enum: ['queued', 'answered', 'failed', 'deferred'] },
+      },
+    },
+  })
+  @ApiResponse({
+    status: 200,
+    description:
+      'The turn ended within `wait`. `answered`: the agent\'s replies (possibly none, when the flow chose silence). ' +
+      '`failed`: something failed (the provider refused, the agent could not be loaded, a run failed) and `replies` holds the agent\'s fallback message. ' +
+      '`deferred`: the model is down for now; the turn runs again at `retryAt` and its answer arrives later (stream or webhook); `replies` holds the holding message when the agent has one.',
+    schema: {
+      type: 'object',
+      required: ['messageId', 'sessionId', 'status', 'replies'],
+      properties: {
+        messageId: { type: 'string', format: 'uuid' },
+        sessionId: { type: 'string', format: 'uuid' },
+        status: { type: 'string', enum: ['answered', 'failed', 'deferred'] },
+        replies: { type: 'array', items: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'string' }, text: { type: 'string' } } } },
+        retryAt: { type: 'string', format: 'date-time', description: 'With `deferred`: when the turn is tried again.' },
+      },
+    },
+  })
   async post(
     @ChannelAuth() auth: ChannelAuthContext,
     @Body(new ZodValidationPipe(postMessageBody, 'body')) body: PostMessageBody,

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
+import type { TurnStatus } from '@switchboard/queue';
 import { PinoLogger } from 'nestjs-pino';
 import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import { MetricsService } from '../metrics/metrics.service';
@@ -12,7 +13,7 @@ import { ReplyWaiter } from './reply-waiter';
 
 export type PostMessageResult =
   | { httpStatus: 202; body: { messageId: string; sessionId: string; status: 'queued' | 'answered' | 'failed' } }
-  | { httpStatus: 200; body: { messageId: string; sessionId: string; status: 'answered' | 'failed'; replies: Reply[] } };
+  | { httpStatus: 200; body: { messageId: string; sessionId: string; status: TurnStatus; replies: Reply[]; retryAt?: string } };
 
 /** POST /v1/messages: store, (listen,) enqueue, and optionally wait for the reply. */
 @Injectable()
@@ -43,7 +44,9 @@ export class PostMessage {
     }
 
     const answer = await this.answerOf(accepted, waitSeconds, waiter, abort);
-    if (answer) return { httpStatus: 200, body: { messageId, sessionId, status: answer.status, replies: answer.replies } };
+    if (answer) {
+      return { httpStatus: 200, body: { messageId, sessionId, status: answer.status, replies: answer.replies, ...(answer.retryAt && { retryAt: answer.retryAt }) } };
+    }
 
     const status = accepted.status === 'queued' ? 'queued' : accepted.status === 'failed' ? 'failed' : 'answered';
     return { httpStatus: 202, body: { messageId, sessionId, status } };

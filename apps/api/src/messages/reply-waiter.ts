@@ -29,7 +29,12 @@ export class ReplyWaiter {
     const event = new Promise<AnsweredMessage>((r) => (resolve = r));
     const stop = await subscriber.listen(sessionChannel(sessionId), (e: SessionEvent) => {
       if (e.type === 'committed' && Array.isArray(e.answered) && e.answered.includes(messageId)) {
-        resolve({ status: 'answered', replies: Array.isArray(e.replies) ? e.replies : [] });
+        const replies = Array.isArray(e.replies) ? e.replies : [];
+        resolve({ status: e.status ?? 'answered', replies, ...(e.retryAt && { retryAt: e.retryAt }) });
+      }
+      // The understand call is down: nothing committed, the message waits for its retry.
+      if (e.type === 'deferred' && Array.isArray(e.waiting) && e.waiting.includes(messageId)) {
+        resolve({ status: 'deferred', replies: [], retryAt: e.retryAt });
       }
     });
     return new ReplyWaiter(prisma, messageId, event, stop, subscriber.released);

@@ -101,7 +101,14 @@ export class PostgresSessionEventsSubscriber extends SessionEventsSubscriber {
         orderBy: { seq: 'asc' },
         select: { id: true, text: true },
       })
-      .then((rows) => super.deliver(channel, { type: 'committed', turnId: slim.turnId, answered: slim.answered, replies: rows.map((r) => ({ id: r.id, text: r.text })) }))
+      .then((rows) => super.deliver(channel, {
+          type: 'committed',
+          turnId: slim.turnId,
+          answered: slim.answered,
+          replies: rows.map((r) => ({ id: r.id, text: r.text })),
+          ...(slim.status && { status: slim.status }),
+          ...(slim.retryAt && { retryAt: slim.retryAt }),
+        }))
       .catch((err: Error) => this.logger.warn({ err: err.message, channel }, 'could not read the replies of a committed event'));
   }
 }

@@ -107,7 +107,7 @@ export class OpenSessionStream {
     let stop: () => void;
     try {
       stop = await this.subscriber.listen(sessionChannel(sessionId), (event) => {
-        if (event.type === 'delta') enqueue(() => void (closed || onEvent({ event })));
+        if (event.type === 'delta' || event.type === 'deferred') enqueue(() => void (closed || onEvent({ event })));
         else if (event.type === 'committed') enqueue(() => catchUp(event));
       });
     } catch {

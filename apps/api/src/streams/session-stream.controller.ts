@@ -22,7 +22,13 @@ export class SessionStreamController {
   @ApiOperation({ summary: "Live replies of a session (Server-Sent Events): `delta` events while a turn streams, `committed` when its messages are saved; resumes after Last-Event-ID" })
   @ApiProduces('text/event-stream')
   @ApiHeader({ name: 'Last-Event-ID', required: false, description: 'The `id` of the last `committed` event received: the stream first sends every turn committed since, once each' })
-  @ApiResponse({ status: 200, description: 'event: delta, data { turnId, delta } · event: committed, id: <cursor>, data { turnId, answered, replies: [{ id, text }] } · ": ping" comments every 15 s' })
+  @ApiResponse({
+    status: 200,
+    description:
+      'event: delta, data { turnId, delta } · event: committed, id: <cursor>, data { turnId, answered, replies: [{ id, text }], status?: "answered" | "failed" | "deferred", retryAt? } ' +
+      '(`failed`: replies hold the fallback message; `deferred`: the model is down, the turn runs again at retryAt) · ' +
+      'event: deferred, data { waiting: [messageId], retryAt } (the model is down before any turn could run; nothing committed) · ": ping" comments every 15 s',
+  })
   async stream(
     @ChannelAuth() auth: ChannelAuthContext,
     @Param(new ZodValidationPipe(sessionParams, 'params')) params: z.infer<typeof sessionParams>,

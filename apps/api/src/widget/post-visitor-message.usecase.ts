@@ -14,7 +14,7 @@ export interface AcceptedVisitorMessage {
   /** The widget's id, echoed. */
   id: string;
   /** `queued` until its turn commits; a retried send of an answered message says so at once. */
-  status: 'queued' | 'answered' | 'failed';
+  status: 'queued' | 'answered' | 'failed' | 'deferred';
 }
 
 /**

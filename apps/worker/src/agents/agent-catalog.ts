@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Agent } from '@falai/agent';
-import { loadAgentConfig, type AgentConfig } from '@switchboard/agent-config';
+import { defaultFallbackMessage, loadAgentConfig, type AgentConfig } from '@switchboard/agent-config';
 import { PrismaService } from '@switchboard/db';
 import { AGENT_CACHE_SIZE, AGENT_CACHE_TTL_MS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
@@ -70,6 +70,26 @@ export class AgentCatalog {
     this.cache.set(cacheKey, { loading, until: Date.now() + AGENT_CACHE_TTL_MS });
     while (this.cache.size > AGENT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value!);
     return loading;
+  }
+
+  /**
+   * The fallback message of the version a turn would run, for a turn whose agent could not be
+   * loaded: read leniently from the stored JSON (its own text, else the default in the language
+   * its texts show), so even a config the loader refuses still tells the customer something.
+   */
+  async fallbackMessage(tenantId: string, agentId: string): Promise<string> {
+    const row = await this.prisma.agent.findFirst({ where: { id: agentId, tenantId }, select: { config: true, publishedVersion: true } });
+    let json: unknown = row?.config;
+    if (row?.publishedVersion != null) {
+      json = (await this.prisma.agentVersion.findFirst({ where: { agentId, tenantId, version: row.publishedVersion }, select: { config: true } }))?.config ?? json;
+    }
+    const c = (json && typeof json === 'object' ? json : {}) as Partial<Record<keyof AgentConfig, unknown>>;
+    if (typeof c.fallbackMessage === 'string' && c.fallbackMessage.trim()) return c.fallbackMessage;
+    return defaultFallbackMessage({
+      instructions: typeof c.instructions === 'string' ? c.instructions : undefined,
+      flows: Array.isArray(c.flows) ? (c.flows as AgentConfig['flows']) : [],
+      fields: c.fields && typeof c.fields === 'object' ? (c.fields as AgentConfig['fields']) : {},
+    });
   }
 
   /** Builds the agent at `version` (the one its cache key names), or its draft when null. */

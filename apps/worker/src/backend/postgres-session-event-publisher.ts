@@ -30,9 +30,19 @@ export function notifyPayloads(event: SessionEvent): string[] {
     // The reply ids stay: an event may carry only some of the turn's replies (a reply delayed by
     // the flow's afterMs is published on its own when it becomes visible).
     return [
-      JSON.stringify({ type: 'committed', turnId: event.turnId, answered: event.answered, repliesOmitted: true, replyIds: event.replies.map((r) => r.id) }),
+      JSON.stringify({
+        type: 'committed',
+        turnId: event.turnId,
+        answered: event.answered,
+        ...(event.status && { status: event.status }),
+        ...(event.retryAt && { retryAt: event.retryAt }),
+        repliesOmitted: true,
+        replyIds: event.replies.map((r) => r.id),
+      }),
     ];
   }
+  // A deferral names a few message ids: it always fits; only a delta is cut into pieces.
+  if (event.type !== 'delta') return [whole];
   const pieces: string[] = [];
   for (let i = 0; i < event.delta.length; i += DELTA_PIECE_CHARS) {
     pieces.push(JSON.stringify({ ...event, delta: event.delta.slice(i, i + DELTA_PIECE_CHARS) }));

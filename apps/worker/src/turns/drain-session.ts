@@ -54,6 +54,17 @@ export class DrainSession {
     return row ? { settled: row.status !== 'queued', agentId: row.agentId } : { settled: true };
   }
 
+  /** The session's inbound messages still waiting for an answer, oldest first. */
+  async queuedIds(tenantId: string, sessionId: string): Promise<string[]> {
+    const rows = await this.prisma.message.findMany({
+      where: { tenantId, sessionId, direction: 'inbound', status: 'queued' },
+      orderBy: { seq: 'asc' },
+      take: MERGE_MAX_MESSAGES,
+      select: { id: true },
+    });
+    return rows.map((r) => r.id);
+  }
+
   /** True when the message no longer waits for an answer (answered, failed, or gone). */
   async isSettled(tenantId: string, messageId: string): Promise<boolean> {
     return (await this.messageState(tenantId, messageId)).settled;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { TurnInputError, type ScheduledWake, type Session, type TurnInput, type TurnResult } from '@falai/agent';
 import { PrismaService } from '@switchboard/db';
-import type { FlowInput } from '@switchboard/queue';
+import type { FlowInput, TurnStatus } from '@switchboard/queue';
 import { AgentCatalog, type LoadedAgent } from '../agents/agent-catalog';
 import { MAX_CONFLICT_REPLAYS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
@@ -12,7 +12,7 @@ import { LoadTurnState, type TurnState } from './load-turn-state';
 import { SessionEvents } from './session-events';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError, TurnReplayLimitError, TurnStreamEndedError } from './turn-errors';
 import { permanentFailureCode } from './turn-failure';
-import { planFailure, planFromResult, planHandedOff, type TurnBase } from './turn-plan';
+import { planFailure, planFromResult, planHandedOff, turnStatus, type TurnBase } from './turn-plan';
 import { WakeScheduler } from '../wakes/wake-scheduler';
 
 export interface PendingMessage {
@@ -86,7 +86,7 @@ export class RunTurn {
           outcomeCodes: planned.commit.usage.outcomeCodes,
           totalMs: committed.totalMs,
         });
-        await this.publishCommitted(sessionId, turnId, committed);
+        await this.publishCommitted(sessionId, turnId, committed, turnStatus(planned.commit));
         await this.wakes.schedule(tenantId, sessionId, planned.schedule);
         return committed;
       } catch (err) {
@@ -121,13 +121,13 @@ export class RunTurn {
    * Tells the session's listeners (`?wait`, the stream) what the turn committed: replies visible
    * now at once, each delayed reply (the engine's `afterMs`) in its own event when it becomes visible.
    */
-  private publishCommitted(sessionId: string, turnId: string, committed: CommittedTurn): Promise<void> {
+  private publishCommitted(sessionId: string, turnId: string, committed: CommittedTurn, how: { status: TurnStatus; retryAt?: string }): Promise<void> {
     const now = committed.replies.filter((r) => r.visibleAt === undefined).map(({ id, text }) => ({ id, text }));
     for (const r of committed.replies) {
       if (r.visibleAt === undefined) continue;
       this.events.publishAt(r.visibleAt, sessionId, { type: 'committed', turnId, answered: [], replies: [{ id: r.id, text: r.text }] });
     }
-    return this.events.publish(sessionId, { type: 'committed', turnId, answered: committed.answered, replies: now });
+    return this.events.publish(sessionId, { type: 'committed', turnId, answered: committed.answered, replies: now, ...how });
   }
 
   private async cancelWake(sessionId: string, key: string): Promise<void> {
@@ -162,8 +162,12 @@ export class RunTurn {
         trigger.kind === 'messages' ? firstStart - trigger.messages[0].createdAt.getTime() : Math.max(0, firstStart - trigger.at),
       startedAt,
     });
-    const fallback = (): OutboundReply | undefined =>
-      loaded?.config.fallbackMessage ? { key: fallbackKey, text: loaded.config.fallbackMessage, kind: 'fallback' } : undefined;
+    // Every agent has one (the loader fills the default); an agent that could not be loaded has its stored or default text.
+    const fallback = async (): Promise<OutboundReply> => ({
+      key: fallbackKey,
+      text: loaded?.config.fallbackMessage ?? (await this.agents.fallbackMessage(session.tenantId, session.agentId)),
+      kind: 'fallback',
+    });
 
     // A person has the conversation: messages are recorded, wakes are dropped, the bot stays quiet.
     // Events and starts still run silenced (the engine's `silent`): do, if and wait steps go on.
@@ -199,11 +203,12 @@ export class RunTurn {
       const code = permanentFailureCode(err);
       if (!code) throw err;
       this.logger.error({ msg: 'turn failed for good', sessionId: session.id, turnId, code, error: (err as Error).message });
-      return { commit: planFailure(base(), state, code, err as Error, fallback()), schedule: [] };
+      return { commit: planFailure(base(), state, code, err as Error, await fallback()), schedule: [] };
     }
     if (trigger.kind !== 'messages' && !result.changed) return null;
     if (trigger.kind === 'messages' && trigger.messages.length > 1) recordInputs(result.session, trigger.messages.map((m) => m.id));
-    return { commit: planFromResult(base(), result, fallback()), schedule: result.schedule };
+    const extra = { fallback: await fallback(), holding: loaded.config.holdingMessage, customerWaits: trigger.kind === 'messages' };
+    return { commit: planFromResult(base(), result, extra), schedule: result.schedule };
   }
 }
 

@@ -1,4 +1,5 @@
 import type { Session, StepOutcome, TurnResult } from '@falai/agent';
+import type { TurnStatus } from '@switchboard/queue';
 import type { OutboundReply, TurnCommit } from './commit-turn';
 import { failedForGood, turnUsage, type TurnUsage } from './turn-record';
 
@@ -7,16 +8,61 @@ import { failedForGood, turnUsage, type TurnUsage } from './turn-record';
 /** Everything a commit needs that does not depend on how the turn went. */
 export type TurnBase = Omit<TurnCommit, 'inboundStatus' | 'state' | 'replies' | 'usage' | 'wakes'>;
 
-/** The engine's messages, plus the agent's fallback when a run ended failed for a provider reason. */
-export function planFromResult(base: TurnBase, result: TurnResult, fallback: OutboundReply | undefined): TurnCommit {
+/**
+ * How the turn ended for the customer, for `?wait` and the stream: `failed` when the fallback went
+ * out (or nothing could be sent), `deferred` with the retry time when a provider outage deferred
+ * the talk step and only a holding message (if any) was sent, else `answered`.
+ */
+export function turnStatus(commit: TurnCommit): { status: TurnStatus; retryAt?: string } {
+  if (commit.inboundStatus === 'failed' || commit.replies.some((r) => r.kind === 'fallback')) return { status: 'failed' };
+  if (!commit.replies.some((r) => r.kind !== 'holding')) {
+    const deferred = commit.usage.outcomes.find((o) => o.status === 'deferred' && o.code?.startsWith('provider-') && o.until);
+    if (deferred) return { status: 'deferred', retryAt: deferred.until };
+  }
+  return { status: 'answered' };
+}
+
+/** What a turn may add to the engine's messages when something failed. */
+export interface TurnFallbacks {
+  /** The agent's fallback message, keyed by what the turn answers (a retried job reuses the key). */
+  fallback: OutboundReply;
+  /** The agent's holding message, when it has one. */
+  holding?: string;
+  /** The turn answers customer messages (not a wake or a flow event no one is waiting on). */
+  customerWaits: boolean;
+}
+
+/**
+ * The engine's messages, plus:
+ * - the fallback when a run ended failed for a provider reason, or when the customer waits and
+ *   the turn said nothing because something failed (a run ended failed, a step or tool failed);
+ * - the holding message when a talk step was deferred by a provider outage and nothing was said,
+ *   keyed by the run and step so the step's later deferrals (and a retried job) never send it again.
+ */
+export function planFromResult(base: TurnBase, result: TurnResult, extra: TurnFallbacks): TurnCommit {
   const replies: OutboundReply[] = result.messages.map((m) => ({
     key: m.key,
     text: m.text,
     kind: m.kind,
     ...(m.afterMs !== undefined && { afterMs: m.afterMs }),
   }));
-  if (fallback && failedForGood(result)) replies.push(fallback);
+  const silent = replies.length === 0;
+  if (failedForGood(result) || (silent && extra.customerWaits && failedSilently(result))) replies.push(extra.fallback);
+  else if (silent && extra.holding) {
+    const deferred = deferredByProvider(result);
+    if (deferred) replies.push({ key: `holding:${deferred.runId ?? 'idle'}:${deferred.stepId ?? 'step'}`, text: extra.holding, kind: 'holding' });
+  }
   return { ...base, inboundStatus: 'answered', state: result.session, replies, usage: turnUsage(result), wakes: result.schedule };
+}
+
+/** A run ended failed, or a step reported a failure: the turn's silence is not the flow's choice. */
+function failedSilently(result: TurnResult): boolean {
+  return result.ended.some((r) => r.reason === 'failed') || result.outcomes.some((o) => o.status === 'failed');
+}
+
+/** The talk step a provider outage deferred in this turn, if any. */
+export function deferredByProvider(result: TurnResult): TurnResult['outcomes'][number] | undefined {
+  return result.outcomes.find((o) => o.status === 'deferred' && (o.code === 'provider-unavailable' || o.code === 'provider-quota'));
 }
 
 /**

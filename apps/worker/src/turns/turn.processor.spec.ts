@@ -6,6 +6,7 @@ import type { SessionLeases } from '../lease/session-lease';
 import type { FlowInputLoader } from '../wakes/flow-input-loader';
 import type { DrainSession } from './drain-session';
 import type { RunTurn } from './run-turn';
+import type { SessionEvents } from './session-events';
 import { TurnProcessor } from './turn.processor';
 
 // A model down for now puts the job back delayed, and BullMQ takes the DelayedError it throws
@@ -28,11 +29,13 @@ function processorWith(drainError: Error): { processor: TurnProcessor; job: Job<
   const leases = { acquire: async () => lease } as unknown as SessionLeases;
   const drain = {
     messageState: async () => ({ settled: false, agentId: 'agent' }),
+    queuedIds: async () => ['m'],
     execute: async () => {
       throw drainError;
     },
   } as unknown as DrainSession;
-  const processor = new TurnProcessor({ WORKER_CONCURRENCY: 1 } as WorkerEnv, leases, drain, {} as RunTurn, {} as FlowInputLoader);
+  const sessionEvents = { publish: jest.fn(async () => undefined) } as unknown as SessionEvents;
+  const processor = new TurnProcessor({ WORKER_CONCURRENCY: 1 } as WorkerEnv, leases, drain, {} as RunTurn, {} as FlowInputLoader, sessionEvents);
   const job = {
     data: { tenantId: 't', sessionId: 's', messageId: 'm' },
     timestamp: Date.now(),

@@ -9,6 +9,7 @@ import { SessionLeases, type Lease } from '../lease/session-lease';
 import { DrainSession } from './drain-session';
 import { FlowInputLoader } from '../wakes/flow-input-loader';
 import { RunTurn, type TurnTrigger } from './run-turn';
+import { SessionEvents } from './session-events';
 import { transientRetryDelayMs } from './turn-failure';
 
 type TurnJob = Job<TurnJobData>;
@@ -36,6 +37,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     private readonly drain: DrainSession,
     private readonly runTurn: RunTurn,
     private readonly inputs: FlowInputLoader,
+    private readonly events: SessionEvents,
   ) {
     super();
   }
@@ -75,6 +77,9 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       if (delay === undefined) throw err;
       this.logger.warn({ msg: 'turn deferred: provider unavailable', sessionId, retries, delayMs: delay, error: (err as Error).message });
       await job.updateData({ ...job.data, providerRetries: retries + 1 });
+      // Whoever waits on these messages (`?wait`, the stream) learns now that the answer comes later.
+      const waiting = await this.drain.queuedIds(tenantId, sessionId);
+      if (waiting.length > 0) await this.events.publish(sessionId, { type: 'deferred', waiting, retryAt: new Date(Date.now() + delay).toISOString() });
       // `return await`, never a bare `return`: inside try/finally a returned promise is only
       // taken up after `finally` (the lease release, a round trip) has finished. The DelayedError
       // it rejects with meanwhile had no handler, and Node ended the worker on an unhandled

@@ -34,6 +34,12 @@ export const conciergeScript: ScriptJson = {
       reply: 'Pronto! Sua reserva em {{known.cidade}} está confirmada. Código: {{tool.reservar.codigo}}.',
     },
     { call: 'speak', offered: ['reservar'], reply: 'Tudo bem. Quando quiser, é só pedir que eu reservo.' },
+    // A greeting outside the flow: greet back and say what the Concierge does.
+    {
+      call: 'speak',
+      match: '^\\s*(oi|ol[áa]|bom dia|boa tarde|boa noite|e a[íi]|hey|hello|hi)(?![\\p{L}])',
+      reply: 'Olá! Eu sou o Concierge. Posso ajudar com hospedagem: em qual cidade você quer ficar?',
+    },
     { call: 'speak', reply: 'Posso ajudar com hospedagem: diga em qual cidade você quer ficar.' },
   ],
 };

@@ -1,3 +1,4 @@
+import { withFallbackMessage } from '@switchboard/agent-config';
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
@@ -67,7 +68,8 @@ export class AgentsController {
     return adminTransaction(this.prisma, user, async (tx) => {
       await assertCredentialOfTenant(tx, tenantId, body.config, ['config']);
       const agent = await tx.agent.create({
-        data: { tenantId, name: body.name, config: json(body.config ?? EMPTY_AGENT_CONFIG) },
+        // Every agent has a fallback message: the default in the agent's language until the tenant edits it.
+        data: { tenantId, name: body.name, config: json(withFallbackMessage(body.config ?? EMPTY_AGENT_CONFIG)) },
         select: agentSelect,
       });
       await recordAudit(tx, user, { action: 'agent.create', entityType: 'agent', entityId: agent.id, tenantId, after: agent });
@@ -84,7 +86,7 @@ export class AgentsController {
       await assertCredentialOfTenant(tx, before.tenantId, body.config, ['config']);
       const agent = await tx.agent.update({
         where: { id },
-        data: { ...(body.name !== undefined && { name: body.name }), ...(body.config !== undefined && { config: json(body.config) }) },
+        data: { ...(body.name !== undefined && { name: body.name }), ...(body.config !== undefined && { config: json(withFallbackMessage(body.config)) }) },
         select: agentSelect,
       });
       await recordAudit(tx, user, { action: 'agent.update', entityType: 'agent', entityId: id, tenantId: agent.tenantId, before, after: agent });

@@ -15,15 +15,26 @@ import { isUuid } from '../../list-query/filters';
  */
 export class AgentNotLoadableError extends UnprocessableError {
   constructor(err: AgentLoadError, basePath: (string | number)[] = []) {
-    const cause = err.cause as { name?: string; code?: unknown } | undefined;
-    super('agent-not-loadable', err.message, {
+    const cause = err.cause as { name?: string; code?: unknown; pointer?: unknown; where?: unknown } | undefined;
+    const path = [...basePath, ...err.path];
+    // A flow the engine refuses keeps the code clients knew (`flow-configuration`), with the engine's details.
+    const flow = err.code === 'flow-configuration';
+    super(flow ? 'flow-configuration' : 'agent-not-loadable', err.message, {
       reason: err.code,
-      path: [...basePath, ...err.path],
+      path,
+      pointer: toPointer(path),
+      ...(flow && typeof cause?.where === 'string' && { where: cause.where }),
+      ...(flow && typeof cause?.code === 'string' && { engineCode: cause.code }),
       ...(err.detail !== err.message && { detail: err.detail }),
       ...(cause?.name && { error: cause.name }),
       ...(typeof cause?.code === 'string' && { errorCode: cause.code }),
     });
   }
+}
+
+/** The JSON Pointer of a path: `/flows/0/steps/1/tools/0`. */
+function toPointer(path: (string | number)[]): string {
+  return path.map((p) => '/' + String(p).replace(/~/g, '~0').replace(/\//g, '~1')).join('');
 }
 
 /** What a tool, action or condition does when the check runs it: never, the check only builds the agent. */
