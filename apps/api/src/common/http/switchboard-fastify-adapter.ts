@@ -1,5 +1,5 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { answerFrameworkError, useFastifyErrorHandler } from './fastify-error-handler';
+import { answerClientError, answerFrameworkError, useFastifyErrorHandler } from './fastify-error-handler';
 import { useJsonBodyParser } from './json-body-parser';
 import { requestIdOf, useRequestIdHeader } from './request-id';
 import { useStorableTextCheck } from './storable-input';
@@ -18,7 +18,7 @@ export class SwitchboardFastifyAdapter extends FastifyAdapter {
   private closing = false;
 
   constructor(opts: { bodyLimit: number }) {
-    super({ bodyLimit: opts.bodyLimit, trustProxy: true, genReqId: requestIdOf, frameworkErrors: answerFrameworkError });
+    super({ bodyLimit: opts.bodyLimit, trustProxy: true, genReqId: requestIdOf, frameworkErrors: answerFrameworkError, clientErrorHandler: answerClientError });
     useRequestIdHeader(this.getInstance());
     useJsonBodyParser(this.getInstance(), opts.bodyLimit);
     useFastifyErrorHandler(this.getInstance());
