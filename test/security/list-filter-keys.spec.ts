@@ -53,6 +53,14 @@ it('answers 400 invalid-filter to a date Postgres cannot store, on every list wi
       }
     }
   }
+  // The usage lists filter whole days (YYYY-MM-DD): year 0 is the one such day Postgres lacks.
+  for (const list of ['usage', 'usage/summary']) {
+    for (const key of ['from', 'to']) {
+      const filter = encodeURIComponent(JSON.stringify({ [key]: '0000-01-01' }));
+      const res = await api.inject({ method: 'GET', url: `/v1/admin/${list}?filter=${filter}`, headers: { authorization: `Bearer ${token}` } });
+      answers.push(`${list} ${key} 0000-01-01 → ${res.statusCode} ${(res.json() as { error?: { code?: string } }).error?.code}`);
+    }
+  }
   expect(answers.filter((a) => !a.endsWith('→ 400 invalid-filter'))).toEqual([]);
   // The edges Postgres does store still filter.
   const edges = encodeURIComponent(JSON.stringify({ createdAt_gte: '0001-01-01T00:00:00Z', createdAt_lte: '9999-12-31T23:59:59.999Z' }));
