@@ -27,9 +27,10 @@ export class PostEvent {
     private readonly inputs: AcceptFlowInput,
   ) {}
 
-  async execute(auth: ChannelAuthContext, body: PostEventBody): Promise<PostEventResult> {
+  /** `droppedKeys`: keys of the sent `data` that validation could not carry (`__proto__`); each is an unknown field. */
+  async execute(auth: ChannelAuthContext, body: PostEventBody, droppedKeys: string[] = []): Promise<PostEventResult> {
     const stored = await withTenant(this.prisma, auth.tenantId, async (tx) => {
-      const data = body.data && (await this.checkedData(tx, auth, body.data));
+      const data = body.data && (await this.checkedData(tx, auth, body.data, droppedKeys));
       const now = new Date();
       // ON CONFLICT makes "create on first use" safe when a message and an event of a new session race.
       const [session] = await tx.$queryRaw<{ id: string }[]>`
@@ -52,11 +53,13 @@ export class PostEvent {
     tx: TenantTx,
     auth: ChannelAuthContext,
     data: NonNullable<PostEventBody['data']>,
+    droppedKeys: string[],
   ): Promise<Record<string, unknown>> {
     const config = await agentInUse(tx, auth.tenantId, auth.agentId);
     const coerced = coerceValues(config.fields as FieldsDef, data);
-    if (coerced.dropped.length > 0) {
-      const details: ErrorDetail[] = coerced.dropped.map((d) => ({
+    const dropped = [...droppedKeys.map((slug) => ({ slug, code: 'unknown-field' as const })), ...coerced.dropped];
+    if (dropped.length > 0) {
+      const details: ErrorDetail[] = dropped.map((d) => ({
         location: 'body',
         path: `data.${d.slug}`,
         issue: d.code,

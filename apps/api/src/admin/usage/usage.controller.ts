@@ -25,6 +25,8 @@ function dayBound(bound: 'gte' | 'lte') {
     if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
       throw new FilterValueError('must be a day as YYYY-MM-DD.');
     }
+    // Postgres has no year 0 (the only four-digit year it cannot store).
+    if (value.startsWith('0000')) throw new FilterValueError('must be a day between the years 1 and 9999.');
     return { day: { [bound]: new Date(`${value}T00:00:00Z`) } };
   };
 }

@@ -1,10 +1,12 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { answerFrameworkError, useFastifyErrorHandler } from './fastify-error-handler';
+import { answerClientError, answerFrameworkError, useFastifyErrorHandler } from './fastify-error-handler';
 import { useJsonBodyParser } from './json-body-parser';
 import { requestIdOf, useRequestIdHeader } from './request-id';
+import { useStorableTextCheck } from './storable-input';
 
 /**
- * Nest's Fastify adapter with our JSON parser and error handler installed before any route.
+ * Nest's Fastify adapter with our JSON parser, error handler and the check for text Postgres
+ * cannot store (storable-input.ts) installed before any route.
  * Nest's own late `setErrorHandler` call is ignored: it would not reach the routes anyway
  * (see fastify-error-handler.ts) and would only make Fastify warn about an override.
  *
@@ -16,10 +18,11 @@ export class SwitchboardFastifyAdapter extends FastifyAdapter {
   private closing = false;
 
   constructor(opts: { bodyLimit: number }) {
-    super({ bodyLimit: opts.bodyLimit, trustProxy: true, genReqId: requestIdOf, frameworkErrors: answerFrameworkError });
+    super({ bodyLimit: opts.bodyLimit, trustProxy: true, genReqId: requestIdOf, frameworkErrors: answerFrameworkError, clientErrorHandler: answerClientError });
     useRequestIdHeader(this.getInstance());
     useJsonBodyParser(this.getInstance(), opts.bodyLimit);
     useFastifyErrorHandler(this.getInstance());
+    useStorableTextCheck(this.getInstance());
     this.getInstance().addHook('onSend', async (_request, reply, payload) => {
       if (this.closing) void reply.header('connection', 'close');
       return payload;
