@@ -90,16 +90,30 @@ export function guardedLookup(allowedHosts: ReadonlySet<string>, resolve: Resolv
   }) as unknown as LookupFunction;
 }
 
+/** How long assertAllowedHost waits for DNS before letting the name through to the connection's check. */
+export const HOST_CHECK_DNS_TIMEOUT_MS = 2_000;
+
 /**
  * The check a save or a publish makes before anything connects: an IP literal as above, and a
  * name resolved once, refused when any address it has now is forbidden. A name that does not
- * resolve passes: the connection's own check (guardedLookup) still holds when it is called.
+ * resolve (or not within `timeoutMs`) passes: the connection's own check (guardedLookup) still
+ * holds when it is called, and a request should not wait on a slow resolver.
  */
-export async function assertAllowedHost(host: string, allowedHosts: ReadonlySet<string>, options: { resolve?: Resolve; caller?: string } = {}): Promise<void> {
+export async function assertAllowedHost(
+  host: string,
+  allowedHosts: ReadonlySet<string>,
+  options: { resolve?: Resolve; caller?: string; timeoutMs?: number } = {},
+): Promise<void> {
   const bare = bareHost(host);
   if (allowedHosts.has(bare)) return;
   if (isIP(bare)) return assertAllowedLiteral(bare, allowedHosts, options.caller);
-  const found = await new Promise<LookupAddress[]>((done) => (options.resolve ?? systemResolve)(bare, (err, addresses) => done(err ? [] : addresses)));
+  const found = await new Promise<LookupAddress[]>((done) => {
+    const timer = setTimeout(() => done([]), options.timeoutMs ?? HOST_CHECK_DNS_TIMEOUT_MS);
+    (options.resolve ?? systemResolve)(bare, (err, addresses) => {
+      clearTimeout(timer);
+      done(err ? [] : addresses);
+    });
+  });
   const bad = found.find((a) => isForbiddenAddress(a.address));
   if (bad) throw new ForbiddenAddressError(host, bad.address, options.caller);
 }
