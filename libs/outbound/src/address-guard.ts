@@ -109,10 +109,16 @@ export async function assertAllowedHost(
   if (isIP(bare)) return assertAllowedLiteral(bare, allowedHosts, options.caller);
   const found = await new Promise<LookupAddress[]>((done) => {
     const timer = setTimeout(() => done([]), options.timeoutMs ?? HOST_CHECK_DNS_TIMEOUT_MS);
-    (options.resolve ?? systemResolve)(bare, (err, addresses) => {
+    try {
+      (options.resolve ?? systemResolve)(bare, (err, addresses) => {
+        clearTimeout(timer);
+        done(err ? [] : addresses);
+      });
+    } catch {
+      // A name the resolver will not even take (too long, odd characters) cannot be connected to either.
       clearTimeout(timer);
-      done(err ? [] : addresses);
-    });
+      done([]);
+    }
   });
   const bad = found.find((a) => isForbiddenAddress(a.address));
   if (bad) throw new ForbiddenAddressError(host, bad.address, options.caller);
