@@ -12,8 +12,9 @@ const MIN_SECRET_LENGTH = 8;
 // Shapes of credentials, whatever key is in use. Each keeps its prefix so a reader can still
 // tell which kind of credential was echoed.
 const SHAPES: [RegExp, string][] = [
-  // Authorization schemes: "Bearer abc…", "Basic dXNl…", "Token abc…".
-  [/\b(Bearer|Basic|Token)(\s+)[A-Za-z0-9._~+/=-]{6,}/gi, `$1$2${REDACTED}`],
+  // Authorization schemes: "Bearer abc…", "Basic dXNl…", "Token abc…". The credential has a
+  // digit somewhere, which keeps prose ("token count", "basic question") as it is.
+  [/\b(Bearer|Basic|Token)(\s+)(?=[A-Za-z0-9._~+/=-]*\d)[A-Za-z0-9._~+/=-]{8,}/gi, `$1$2${REDACTED}`],
   // OpenAI (sk-…, sk-proj-…), Anthropic (sk-ant-…) and most gateways (sk-…).
   [/\bsk-[A-Za-z0-9_-]{6,}/g, `sk-${REDACTED}`],
   // Google API keys: AIza + 35 characters.

@@ -40,7 +40,7 @@ describe('scrubSecretText', () => {
   });
 
   it('leaves ordinary text alone, and does not cut short placeholders such as "none"', () => {
-    const text = 'The model is overloaded (503). Try again in 20s; key rotation is none of our business.';
+    const text = 'The model is overloaded (503). The input token count (1234) exceeds the limit; a basic question; key rotation is none of our business.';
     expect(scrubSecretText(text, ['none', 'of'])).toBe(text);
   });
 });
