@@ -33,8 +33,19 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Origin allowed by CORS for the console when it is served elsewhere than the API. */
   CONSOLE_ORIGIN: z.string().default('http://localhost:5173'),
+  /** Sent only to https://api.openai.com: an agent with another baseURL needs the tenant's own credential. */
   OPENAI_API_KEY: z.string().optional(),
+  /** Sent only to https://generativelanguage.googleapis.com, as OPENAI_API_KEY. */
   GEMINI_API_KEY: z.string().optional(),
+  /**
+   * Hosts HTTP tools, webhooks and model providers' base URLs may reach even when they resolve
+   * to loopback or private addresses (comma-separated). The worker checks it on every
+   * connection; the API when an agent is published.
+   */
+  OUTBOUND_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
   /** Messages one channel API key may post per minute (429 rate-limited beyond). */
   RATE_LIMIT_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Messages all keys of one tenant may post per minute. */
