@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { coerceValues, type FieldsDef } from '@falai/agent';
-import { PrismaService, withTenant, type TenantTx } from '@switchboard/db';
+import { PrismaService, TenantQuotas, withTenant, type TenantTx } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import type { ErrorDetail } from '../common/errors';
+import { refuseOverQuota } from '../limits/refuse-over-quota';
 import { AcceptFlowInput, type AcceptedFlowInput } from './accept-flow-input';
 import { agentInUse } from './agent-in-use';
 import { InvalidEventDataError } from './flow-input.errors';
@@ -18,17 +19,20 @@ export interface PostEventResult {
 /**
  * POST /v1/events: the event is stored for the session (created on first use, as a message
  * would), then its job is enqueued. `data` must name the agent's fields with values that fit
- * them (coerced as the engine would); a bad value is a 422 and nothing is stored.
+ * them (coerced as the engine would); a bad value is a 422 and nothing is stored. A tenant over
+ * its monthly quota is refused 429 `quota-exceeded`, as a message is.
  */
 @Injectable()
 export class PostEvent {
   constructor(
     private readonly prisma: PrismaService,
     private readonly inputs: AcceptFlowInput,
+    private readonly quotas: TenantQuotas,
   ) {}
 
   /** `droppedKeys`: keys of the sent `data` that validation could not carry (`__proto__`); each is an unknown field. */
   async execute(auth: ChannelAuthContext, body: PostEventBody, droppedKeys: string[] = []): Promise<PostEventResult> {
+    await refuseOverQuota(this.quotas, auth.tenantId);
     const stored = await withTenant(this.prisma, auth.tenantId, async (tx) => {
       const data = body.data && (await this.checkedData(tx, auth, body.data, droppedKeys));
       const now = new Date();

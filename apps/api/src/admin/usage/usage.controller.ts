@@ -1,11 +1,10 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
-import { monthToDateUsage, quotaState, type QuotaState } from '../../limits/monthly-usage';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { ResourceNotFoundError } from '../admin-errors';
 import { targetTenant } from '../common/tenant-target';
-import { addBuckets, PrismaService, type Prisma } from '@switchboard/db';
+import { addBuckets, monthToDateUsage, PrismaService, quotaState, type Prisma, type QuotaState } from '@switchboard/db';
 import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
