@@ -17,5 +17,6 @@ export default async function globalSetup(): Promise<void> {
   const api = await startApi({ ...process.env, OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: process.env.TEST_API_LOG_LEVEL ?? 'info' }, name);
   (globalThis as { __TEST_API__?: typeof api }).__TEST_API__ = api;
   process.env.TEST_API_URL = api.baseUrl;
+  process.env.TEST_API_METRICS_URL = api.metricsUrl;
   process.env.TEST_API_LOG = api.logFile;
 }

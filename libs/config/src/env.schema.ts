@@ -66,6 +66,18 @@ export const envSchema = z.object({
    * every answer, for a TLS-terminating proxy that does not send X-Forwarded-Proto.
    */
   AUTH_COOKIE_SECURE: z.enum(['auto', 'always']).default('auto'),
+  /**
+   * Port of the API's Prometheus endpoint (GET /metrics), apart from the public HTTP port: the
+   * metrics name every route and the platform-wide queue counts. 0 turns it off.
+   */
+  API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  /** Address the API's metrics port listens on: loopback unless the scraper is on another host. */
+  API_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * When set, the API's and the worker's metrics ports answer only `Authorization: Bearer <token>`
+   * (401 otherwise): for a metrics port reachable by more than the scraper.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
   /** Encrypts secrets at rest (AES-256-GCM): provider keys, webhook secrets, HTTP tool headers. */
   MASTER_KEY: z.string().refine(isMasterKey, MASTER_KEY_FORMAT).default(DEV_MASTER_KEY),
 });

@@ -1,2 +1,3 @@
 export * from './env.schema';
 export * from './load-env';
+export * from './metrics-token';

@@ -24,6 +24,8 @@ export async function startInProcessApi(overrides: Record<string, string> = {}):
     // The fuzzer posts thousands of (invalid) messages; the ingest limits are tested elsewhere.
     RATE_LIMIT_KEY_PER_MINUTE: '1000000',
     RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
+    // No metrics port: several in-process APIs run at once; the metrics tests use a real process.
+    API_METRICS_PORT: '0',
     ...overrides,
   });
   const app = await createApp(env);

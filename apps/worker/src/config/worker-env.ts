@@ -34,8 +34,8 @@ const workerOnlySchema = z.object({
   USAGE_FOLD_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(3_600_000),
   /** Port of the worker's Prometheus endpoint (GET /metrics); 0 turns it off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
-  /** Address it listens on. */
-  WORKER_METRICS_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Address it listens on: loopback unless the scraper is on another host (then set METRICS_TOKEN too). */
+  WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export type WorkerEnv = Env & z.infer<typeof workerOnlySchema>;
