@@ -41,7 +41,9 @@ export async function startApi(env: NodeJS.ProcessEnv, name: string, probe: 'rea
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], {
     cwd: ROOT,
-    env: { API_METRICS_PORT: String(metricsPort), API_METRICS_HOST: '127.0.0.1', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // The tests play the reverse proxy, from loopback: their X-Forwarded-For is each test's own
+    // client address (test/security/client-address.spec.ts covers TRUST_PROXY off).
+    env: { API_METRICS_PORT: String(metricsPort), API_METRICS_HOST: '127.0.0.1', TRUST_PROXY: 'loopback', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
   });
   const baseUrl = `http://127.0.0.1:${port}`;

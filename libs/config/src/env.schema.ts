@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trustProxySchema } from './trust-proxy';
 
 // Development-only secrets: they let `npm run dev` and the tests start without setup, and
 // production refuses them (see the refinement below), so a forgotten variable cannot ship.
@@ -66,6 +67,13 @@ export const envSchema = z.object({
    * every answer, for a TLS-terminating proxy that does not send X-Forwarded-Proto.
    */
   AUTH_COOKIE_SECURE: z.enum(['auto', 'always']).default('auto'),
+  /**
+   * Which peer may tell the API the client's address and scheme (X-Forwarded-For,
+   * X-Forwarded-Proto): unset / `off` (default: nobody, the peer is the client), a hop count, or
+   * the proxies' addresses / CIDRs. The login throttle and the widget's per-address limits key
+   * on the address this yields; the refresh cookie's `Secure` (auto) on the scheme.
+   */
+  TRUST_PROXY: trustProxySchema,
   /**
    * Port of the API's Prometheus endpoint (GET /metrics), apart from the public HTTP port: the
    * metrics name every route and the platform-wide queue counts. 0 turns it off.

@@ -1,4 +1,5 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
+import type { TrustProxy } from '@switchboard/config';
 import { answerClientError, answerFrameworkError, useFastifyErrorHandler } from './fastify-error-handler';
 import { useJsonBodyParser } from './json-body-parser';
 import { requestIdOf, useRequestIdHeader } from './request-id';
@@ -17,8 +18,15 @@ import { useStorableTextCheck } from './storable-input';
 export class SwitchboardFastifyAdapter extends FastifyAdapter {
   private closing = false;
 
-  constructor(opts: { bodyLimit: number }) {
-    super({ bodyLimit: opts.bodyLimit, trustProxy: true, genReqId: requestIdOf, frameworkErrors: answerFrameworkError, clientErrorHandler: answerClientError });
+  /** `trustProxy`: TRUST_PROXY (see env.schema): whose X-Forwarded-For / -Proto count. */
+  constructor(opts: { bodyLimit: number; trustProxy: TrustProxy }) {
+    super({
+      bodyLimit: opts.bodyLimit,
+      trustProxy: opts.trustProxy,
+      genReqId: requestIdOf,
+      frameworkErrors: answerFrameworkError,
+      clientErrorHandler: answerClientError,
+    });
     useRequestIdHeader(this.getInstance());
     useJsonBodyParser(this.getInstance(), opts.bodyLimit);
     useFastifyErrorHandler(this.getInstance());
