@@ -4,3 +4,4 @@ export * from './build-engine-agent';
 export * from './concierge';
 export * from './load-agent';
 export * from './fallback-message';
+export * from './provider-endpoint';

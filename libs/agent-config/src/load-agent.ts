@@ -8,12 +8,14 @@ import {
   type AnyAction,
   type AnyCondition,
   type AnyTool,
+  type ProviderFactoryConfig,
   type Store,
 } from '@falai/agent';
 import type { AgentConfig, AgentProviderConfig } from './agent-config';
 import { agentConfigSchema } from './agent-config.schema';
 import { buildEngineAgent, UnknownAgentToolError } from './build-engine-agent';
 import { withFallbackMessage } from './fallback-message';
+import { checkProviderEndpoint } from './provider-endpoint';
 
 // The one loader of an agent from its stored config (issue #17): the worker builds every turn's
 // agent with it, and publish runs it on the draft before writing a version, so whatever the
@@ -30,7 +32,6 @@ export type AgentLoadFailure =
   | 'invalid-script'
   | 'provider-configuration'
   | 'credential-missing'
-  | 'credential-kind'
   | 'credential-undecryptable'
   | 'unknown-tool'
   | 'tool-definition'
@@ -68,8 +69,13 @@ export interface AgentLoadPorts {
   credential(id: string): Promise<StoredCredential | null>;
   /** Opens a credential's stored secret; throws when it cannot (wrong MASTER_KEY, tampered). */
   decrypt(secretEncrypted: string): string;
-  /** The platform's own keys, used by `openai` and `gemini` agents that name no credential. */
+  /** The platform's own keys, used by `openai` and `gemini` agents that name no credential (official endpoint only). */
   platformKeys: { openai?: string; gemini?: string };
+  /**
+   * How provider endpoints are checked (OUTBOUND_ALLOWED_HOSTS; resolve names now — publish — or
+   * leave it to the guarded transport at call time — the worker) and the transport of the calls.
+   */
+  endpoint: { allowedHosts: ReadonlySet<string>; resolveNames?: boolean; fetch?: ProviderFactoryConfig['fetch'] };
   /** The host's tools among `ids` (code tools first, then the tenant's HTTP tools); ids it lacks are left out. */
   tools(ids: readonly string[]): Promise<AnyTool[]>;
   actions: readonly AnyAction[];
@@ -85,9 +91,6 @@ export interface LoadedAgentConfig<C> {
   provider: AiProvider;
 }
 
-/** The stored kind of a credential (Prisma enum) for each provider kind of a config. */
-export const CREDENTIAL_KIND = { openai: 'openai', gemini: 'gemini', 'openai-compatible': 'openai_compatible' } as const;
-const PROVIDER_LABEL = { openai: 'OpenAI', gemini: 'Gemini', openai_compatible: 'OpenAI-compatible', 'openai-compatible': 'OpenAI-compatible' } as const;
 
 /** Checks and builds an agent from stored config JSON. Throws AgentLoadError, nothing else for a bad config. */
 export async function loadAgentConfig<C = unknown>(json: unknown, ports: AgentLoadPorts): Promise<LoadedAgentConfig<C>> {
@@ -158,7 +161,10 @@ function parseConfig(json: unknown): AgentConfig {
  * `gemini`, from the platform's key. An openai-compatible server belongs to a tenant, so it never
  * gets the platform's key. `scripted` compiles its rules here (a bad regex is refused now, not mid-turn).
  */
-export async function buildProvider(config: AgentProviderConfig, ports: Pick<AgentLoadPorts, 'credential' | 'decrypt' | 'platformKeys'>): Promise<AiProvider> {
+export async function buildProvider(
+  config: AgentProviderConfig,
+  ports: Pick<AgentLoadPorts, 'credential' | 'decrypt' | 'platformKeys' | 'endpoint'>,
+): Promise<AiProvider> {
   if (config.kind === 'scripted') {
     try {
       return createProvider({ provider: 'scripted', model: config.model, scripted: config.scripted });
@@ -171,23 +177,23 @@ export async function buildProvider(config: AgentProviderConfig, ports: Pick<Age
       throw providerConfiguration(err);
     }
   }
-  let apiKey = config.kind === 'gemini' ? ports.platformKeys.gemini : config.kind === 'openai' ? ports.platformKeys.openai : undefined;
-  let baseURL = config.baseURL;
-  if (config.credentialId) {
-    const at = ['provider', 'credentialId'];
-    const credential = await ports.credential(config.credentialId);
-    if (!credential) {
-      throw new AgentLoadError('credential-missing', at, 'The provider key this agent uses no longer exists. Pick one of your provider keys, or add a new one.');
-    }
-    if (credential.kind !== CREDENTIAL_KIND[config.kind]) {
-      throw new AgentLoadError(
-        'credential-kind',
-        at,
-        `The provider key chosen is ${withArticle(PROVIDER_LABEL[credential.kind])} key, but this agent uses ${withArticle(PROVIDER_LABEL[config.kind])} model. Pick ${withArticle(PROVIDER_LABEL[config.kind])} key.`,
-      );
-    }
+  const at = ['provider', 'credentialId'];
+  const credential = config.credentialId ? await ports.credential(config.credentialId) : null;
+  if (config.credentialId && !credential) {
+    throw new AgentLoadError('credential-missing', at, 'The provider key this agent uses no longer exists. Pick one of your provider keys, or add a new one.');
+  }
+  // Where the calls go and whose key they carry: the one rule (provider-endpoint.ts). Its
+  // ProviderEndpointError (a credential of another kind, a base URL the platform key must not
+  // reach, a forbidden address) goes out as it is, with its own code and path.
+  const endpoint = await checkProviderEndpoint(config, {
+    credential,
+    allowedHosts: ports.endpoint.allowedHosts,
+    ...(ports.endpoint.resolveNames !== undefined && { resolveNames: ports.endpoint.resolveNames }),
+  });
+  let apiKey: string | undefined;
+  if (endpoint.key === 'tenant') {
     try {
-      apiKey = ports.decrypt(credential.secretEncrypted);
+      apiKey = ports.decrypt(credential!.secretEncrypted);
     } catch (err) {
       throw new AgentLoadError(
         'credential-undecryptable',
@@ -196,13 +202,15 @@ export async function buildProvider(config: AgentProviderConfig, ports: Pick<Age
         err,
       );
     }
-    baseURL = baseURL ?? credential.baseURL ?? undefined;
+  } else if (endpoint.key === 'platform') {
+    apiKey = config.kind === 'gemini' ? ports.platformKeys.gemini : ports.platformKeys.openai;
   }
   try {
     return createProvider({
       provider: config.kind,
       model: config.model,
-      ...(baseURL !== undefined && { baseURL }),
+      ...(ports.endpoint.fetch && { fetch: ports.endpoint.fetch }),
+      ...(endpoint.baseURL !== undefined && { baseURL: endpoint.baseURL }),
       ...(apiKey !== undefined && { credentials: { apiKey } }),
     });
   } catch (err) {
@@ -216,10 +224,6 @@ const PROVIDER_REFUSALS: Record<string, { path: ConfigPath; say: string }> = {
   'provider-model-missing': { path: ['provider', 'model'], say: 'Choose the model the agent should use.' },
   'provider-base-url-missing': { path: ['provider', 'baseURL'], say: 'An OpenAI-compatible provider needs the address of its server, e.g. http://127.0.0.1:11434/v1.' },
 };
-
-function withArticle(label: string): string {
-  return `${/^[AEIOU]/.test(label) ? 'an' : 'a'} ${label}`;
-}
 
 function providerConfiguration(err: unknown): AgentLoadError {
   if (!(err instanceof ProviderConfigurationError)) throw err;

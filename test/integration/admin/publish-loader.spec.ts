@@ -73,8 +73,8 @@ describe('publish refuses what the worker cannot load', () => {
     const cred = await credential('openai');
     const id = await agentWith({ ...base, provider: { kind: 'openai-compatible', model: 'm', baseURL: 'http://127.0.0.1:9/v1', credentialId: cred.id } });
     const error = await refused(id);
-    expect(error).toMatchObject({ code: 'agent-not-loadable', details: { reason: 'credential-kind', path: ['provider', 'credentialId'] } });
-    expect(error.message).toBe('The provider key chosen is an OpenAI key, but this agent uses an OpenAI-compatible model. Pick an OpenAI-compatible key.');
+    // checkProviderEndpoint's refusal (the worker's rule for endpoints and keys), with its own code.
+    expect(error).toMatchObject({ code: 'provider-credential-kind', details: { path: ['provider', 'credentialId'] } });
   });
 
   it('a credential that no longer exists', async () => {
@@ -90,9 +90,15 @@ describe('publish refuses what the worker cannot load', () => {
     expect(await refused(id)).toMatchObject({ details: { reason: 'credential-undecryptable', path: ['provider', 'credentialId'], errorCode: 'secret-undecryptable' } });
   });
 
-  it('a provider the factory cannot build (openai-compatible without a server address)', async () => {
+  it('a provider endpoint the worker would refuse (openai-compatible without a server address)', async () => {
     const id = await agentWith({ ...base, provider: { kind: 'openai-compatible', model: 'm' } });
-    expect(await refused(id)).toMatchObject({ details: { reason: 'provider-configuration', path: ['provider', 'baseURL'], errorCode: 'provider-base-url-missing' } });
+    expect(await refused(id)).toMatchObject({ code: 'provider-base-url-invalid', details: { path: ['provider', 'baseURL'] } });
+  });
+
+  it('a provider the factory cannot build (a model name of blanks)', async () => {
+    const cred = await credential('openai');
+    const id = await agentWith({ ...base, provider: { kind: 'openai', model: '   ', credentialId: cred.id } });
+    expect(await refused(id)).toMatchObject({ details: { reason: 'provider-configuration', path: ['provider', 'model'], errorCode: 'provider-model-missing' } });
   });
 
   it('a config the schema refuses', async () => {

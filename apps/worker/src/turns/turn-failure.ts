@@ -17,6 +17,8 @@ const CONFIG_ERROR_NAMES = new Set([
   'AgentNotFoundError',
   'FlowConfigurationError',
   'ProviderConfigurationError',
+  'ProviderCredentialError',
+  'ProviderEndpointError',
   'ScriptError',
   'HttpToolDefinitionError',
 ]);

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { FlowConfigurationError, type FlowWarning } from '@falai/agent';
+import type { AgentConfig, ProviderEndpointError } from '@switchboard/agent-config';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import { UnprocessableError } from '../../common/errors';
 import { ResourceNotFoundError } from '../admin-errors';
@@ -7,15 +8,22 @@ import type { AdminUser } from '../auth/admin-user';
 import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { tenantScope } from '../tenant-scope';
-import { knownActions, knownToolIds } from './agent-references';
-import { AgentLoadCheck } from './load-check/agent-load-check';
+import { assertCredentialOfTenant, knownActions, knownToolIds } from './agent-references';
 import { versionSelect } from './agent.dto';
+import { AgentLoadCheck } from './load-check/agent-load-check';
 import { validateForPublish, type PublishCheck } from './validate-for-publish';
 
 /** 422 with the engine's own message and the JSON path of the offending value in the config. */
 export class FlowConfigurationRejectedError extends UnprocessableError {
   constructor(err: FlowConfigurationError) {
     super('flow-configuration', err.message, { path: err.path, pointer: err.pointer, where: err.where, engineCode: err.code });
+  }
+}
+
+/** 422 for a provider endpoint the worker would refuse to call (checkProviderEndpoint), at the path of the offending value. */
+export class ProviderEndpointRejectedError extends UnprocessableError {
+  constructor(err: ProviderEndpointError) {
+    super(err.code, err.message, { path: err.path });
   }
 }
 
@@ -79,11 +87,13 @@ export class PublishAgent {
   }
 
   /**
-   * First the worker's own loader (AgentLoadCheck): whatever would make every turn fail
-   * `agent-unavailable` is refused here, 422 at the input's JSON path. Then the engine's lint
-   * for the warnings (things that run but look like mistakes).
+   * The worker's own loader first (AgentLoadCheck, which also applies checkProviderEndpoint, the
+   * worker's rule for endpoints and keys): whatever would make every turn fail `agent-unavailable`
+   * is refused here, 422 at the input's JSON path. Then the engine's lint for the warnings.
    */
   private async validate(tx: Prisma.TransactionClient, tenantId: string, draft: unknown): Promise<PublishCheck> {
+    const provider = (draft as { provider?: unknown } | null)?.provider;
+    if (provider && typeof provider === 'object') await assertCredentialOfTenant(tx, tenantId, draft as AgentConfig, []);
     await this.loadCheck.assertLoadable(tx, tenantId, draft);
     try {
       return validateForPublish(draft, await knownToolIds(tx, tenantId), await knownActions(tx));

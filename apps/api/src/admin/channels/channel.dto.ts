@@ -1,4 +1,5 @@
 import type { Prisma } from '@switchboard/db';
+import { maskUrlCredentials } from '@switchboard/outbound';
 import { DEFAULT_SECRET_GRACE_SECONDS, MAX_SECRET_GRACE_SECONDS } from '@switchboard/webhooks';
 import { z } from 'zod';
 import { textContainsFilter, uuidFilter } from '../list-query/filters';
@@ -33,6 +34,8 @@ export function toChannelDto({ webhookSecretEncrypted, webhookSecretPreviousExpi
   const now = new Date();
   return {
     ...rest,
+    // Saving one is refused; one stored before that rule is shown masked (https://***@host/).
+    webhookUrl: rest.webhookUrl === null ? null : maskUrlCredentials(rest.webhookUrl),
     hasWebhookSecret: webhookSecretEncrypted !== null,
     webhookSecretPreviousExpiresAt: webhookSecretPreviousExpiresAt && webhookSecretPreviousExpiresAt > now ? webhookSecretPreviousExpiresAt : null,
   };

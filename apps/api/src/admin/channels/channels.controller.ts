@@ -13,6 +13,7 @@ import { Roles } from '../auth/roles.decorator';
 import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
 import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
+import { refuseUrlCredentials, WEBHOOK_CREDENTIAL_FIX } from '../common/url-credentials';
 import { listReply } from '../common/list-reply';
 import { SECRET_CONTEXTS, SecretBox } from '../common/secret-box';
 import { targetTenant } from '../common/tenant-target';
@@ -80,6 +81,7 @@ export class ChannelsController {
   @ApiOperation({ summary: 'Create a channel for an agent; answers its webhook signing secret once (webhookSecret)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody) {
     const tenantId = targetTenant(user, body.tenantId);
+    refuseUrlCredentials(body.webhookUrl, 'webhookUrl', WEBHOOK_CREDENTIAL_FIX);
     const secret = newWebhookSecret();
     const widget = body.kind === 'widget' ? { settings: parseWidgetChannelSettings(body.settings, this.env.NODE_ENV), publicId: newWidgetPublicId() } : null;
     return adminTransaction(this.prisma, user, async (tx) => {
@@ -106,6 +108,7 @@ export class ChannelsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit a channel: name, agent, webhook URL' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateChannelBody)) body: UpdateChannelBody) {
+    refuseUrlCredentials(body.webhookUrl, 'webhookUrl', WEBHOOK_CREDENTIAL_FIX);
     const updated = await adminTransaction(this.prisma, user, async (tx) => {
       const before = toChannelDto(await this.find(user, id, tx));
       if (body.agentId !== undefined) await this.assertAgent(tx, before.tenantId, body.agentId);

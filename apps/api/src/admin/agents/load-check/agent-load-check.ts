@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { AnyAction, AnyCondition, AnyTool, StructuredSchema } from '@falai/agent';
 import type { Env } from '@switchboard/config';
-import { AgentLoadError, loadAgentConfig, type AgentLoadPorts, type LoadedAgentConfig } from '@switchboard/agent-config';
+import { AgentLoadError, loadAgentConfig, ProviderEndpointError, type AgentLoadPorts, type LoadedAgentConfig } from '@switchboard/agent-config';
 import type { Prisma } from '@switchboard/db';
 import { ENV } from '../../../config/env.module';
 import { UnprocessableError } from '../../../common/errors';
@@ -62,6 +62,8 @@ export class AgentLoadCheck {
       return await loadAgentConfig(config, await this.ports(tx, tenantId));
     } catch (err) {
       if (err instanceof AgentLoadError) throw new AgentNotLoadableError(err, basePath);
+      // checkProviderEndpoint's refusal keeps its own code (docs/security.md, "Platform model keys").
+      if (err instanceof ProviderEndpointError) throw new UnprocessableError(err.code, err.message, { path: [...basePath, ...err.path] });
       throw err;
     }
   }
@@ -97,6 +99,8 @@ export class AgentLoadCheck {
         isUuid(id) ? tx.providerCredential.findFirst({ where: { id, tenantId }, select: { kind: true, baseURL: true, secretEncrypted: true } }) : null,
       decrypt: (stored) => this.secrets.decrypt(stored, SECRET_CONTEXTS.providerCredential(tenantId)),
       platformKeys: { openai: this.env.OPENAI_API_KEY, gemini: this.env.GEMINI_API_KEY },
+      // Publish resolves a base URL's host now; the API never calls the provider.
+      endpoint: { allowedHosts: new Set(this.env.OUTBOUND_ALLOWED_HOSTS) },
       tools: async (ids) => [...new Set(ids)].flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])),
       actions,
       conditions,
