@@ -81,7 +81,8 @@ describe('publish refuses what the worker cannot load', () => {
     const cred = await credential('openai');
     const id = await agentWith({ ...base, provider: { kind: 'openai', model: 'gpt-4.1-mini', credentialId: cred.id } });
     await db.providerCredential.delete({ where: { id: cred.id } });
-    expect(await refused(id)).toMatchObject({ details: { reason: 'credential-missing', path: ['provider', 'credentialId'] } });
+    // The save-time reference check answers first, at the same path; the loader refuses the same for the worker.
+    expect(await refused(id)).toMatchObject({ code: 'unknown-credential', details: { path: ['provider', 'credentialId'] } });
   });
 
   it('a credential that does not decrypt (sealed for another tenant)', async () => {

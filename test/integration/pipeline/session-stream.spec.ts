@@ -153,6 +153,7 @@ describe('GET /v1/sessions/:id/stream', () => {
       turnId: expect.any(String),
       answered: [messageId],
       replies: [{ id: expect.any(String), text: reply }],
+      status: 'answered',
     });
     const deltas = sse.events.filter((e) => e.event === 'delta');
     expect(deltas.length).toBeGreaterThan(0);

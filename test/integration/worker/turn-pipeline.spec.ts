@@ -1,3 +1,4 @@
+import { DEFAULT_FALLBACK_MESSAGES } from '@switchboard/agent-config';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis } from 'ioredis';
 import { ProviderError, type ScheduledWake } from '@falai/agent';
@@ -152,7 +153,7 @@ describe('worker turn pipeline', () => {
     // Each turn's text was relayed as deltas before its commit event.
     expect(events.slice(0, 2)).toEqual([
       { type: 'delta', turnId: turns[0].id, delta: 'eco: um (history 0)' },
-      { type: 'committed', turnId: turns[0].id, answered: [m1], replies: [expect.any(Object)] },
+      { type: 'committed', turnId: turns[0].id, answered: [m1], replies: [expect.any(Object)], status: 'answered' },
     ]);
     const outbound = msgs.filter((m) => m.direction === 'outbound');
     expect(committedEvents[0]).toEqual({
@@ -160,6 +161,7 @@ describe('worker turn pipeline', () => {
       turnId: turns[0].id,
       answered: [m1],
       replies: [{ id: outbound[0].id, text: 'eco: um (history 0)' }],
+      status: 'answered',
     });
   });
 
@@ -237,7 +239,7 @@ describe('worker turn pipeline', () => {
     expect(turn).toMatchObject({ outcomeCodes: ['provider-auth'], llmCalls: 1 });
   });
 
-  it('marks the message failed when the provider refuses for good and no fallback is set', async () => {
+  it('sends the default fallback when the provider refuses for good and the agent set none (every agent has one)', async () => {
     const agent = new FakeAgent();
     agent.behaviour = () => {
       throw new ProviderError({ kind: 'context', message: 'context window exceeded' });
@@ -248,7 +250,10 @@ describe('worker turn pipeline', () => {
 
     await drain(rows, m1);
 
-    expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.status])).toEqual([['inbound', 'failed']]);
+    expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.direction === 'inbound' ? m.status : m.text])).toEqual([
+      ['inbound', 'answered'],
+      ['outbound', DEFAULT_FALLBACK_MESSAGES.en],
+    ]);
     expect(await prisma.turn.findFirstOrThrow({ where: { sessionId: rows.sessionId } })).toMatchObject({
       outcomeCodes: ['provider-context'],
     });
@@ -410,7 +415,7 @@ describe('worker turn pipeline', () => {
     ]);
   });
 
-  it('fails a message over quota without a reply when the agent has no fallback', async () => {
+  it('fails a message over quota with the default fallback when the agent set none', async () => {
     const agent = new FakeAgent();
     current = loadedAgent(agent);
     const rows = await createSessionRows(prisma);
@@ -420,7 +425,10 @@ describe('worker turn pipeline', () => {
     await drain(rows, m1);
 
     expect(agent.inputs).toEqual([]);
-    expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.status])).toEqual([['inbound', 'failed']]);
+    expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.direction === 'inbound' ? m.status : m.text])).toEqual([
+      ['inbound', 'answered'],
+      ['outbound', DEFAULT_FALLBACK_MESSAGES.en],
+    ]);
     expect(await prisma.turn.findFirstOrThrow({ where: { sessionId: rows.sessionId } })).toMatchObject({ outcomeCodes: ['quota-exceeded'] });
   });
 

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { TurnInputError, type ScheduledWake, type Session, type TurnInput, type TurnResult } from '@falai/agent';
+import { defaultFallbackMessage } from '@switchboard/agent-config';
 import { PrismaService, TenantQuotas } from '@switchboard/db';
 import type { FlowInput, TurnStatus } from '@switchboard/queue';
 import { AgentCatalog, type LoadedAgent } from '../agents/agent-catalog';
@@ -173,7 +174,9 @@ export class RunTurn {
     // Every agent has one (the loader fills the default); an agent that could not be loaded has its stored or default text.
     const fallback = async (): Promise<OutboundReply> => ({
       key: fallbackKey,
-      text: loaded?.config.fallbackMessage ?? (await this.agents.fallbackMessage(session.tenantId, session.agentId)),
+      text: loaded
+        ? (loaded.config.fallbackMessage ?? defaultFallbackMessage(loaded.config))
+        : await this.agents.fallbackMessage(session.tenantId, session.agentId),
       kind: 'fallback',
     });
 
