@@ -2,7 +2,7 @@ import ExpandMoreIcon from '@mui/icons-material/ExpandMore';
 import SendIcon from '@mui/icons-material/Send';
 import { Accordion, AccordionDetails, AccordionSummary, Alert, Box, Button, CircularProgress, MenuItem, Paper, Stack, TextField, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { adminFetch, messageOf } from '../api/api-fetch';
 import { TurnTraceView } from '../turns/TurnDetails';
 import { asTurnDetail, type PlaygroundAnswer, type PlaygroundTurn, type RunTarget } from './playground-api';
@@ -33,8 +33,7 @@ export function PlaygroundChat({ agentId, unsavedConfig, onTestSaved }: { agentI
     setProblem(null);
   };
 
-  const send = async (event: FormEvent) => {
-    event.preventDefault();
+  const send = async () => {
     const message = text.trim();
     if (!message) return;
     setBusy(true);
@@ -118,9 +117,24 @@ export function PlaygroundChat({ agentId, unsavedConfig, onTestSaved }: { agentI
           </Alert>
         )}
       </Stack>
-      <Stack component="form" direction="row" spacing={1} onSubmit={send}>
-        <TextField label="Message" value={text} onChange={(e) => setText(e.target.value)} fullWidth size="small" disabled={busy} inputProps={{ 'aria-label': 'Message' }} />
-        <Button type="submit" variant="contained" disabled={busy || !text.trim()} startIcon={busy ? <CircularProgress size={16} /> : <SendIcon />}>
+      {/* Not a <form>: in the agent editor this sits inside the agent's form, and Enter must not save the agent. */}
+      <Stack direction="row" spacing={1}>
+        <TextField
+          label="Message"
+          value={text}
+          onChange={(e) => setText(e.target.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter') {
+              e.preventDefault();
+              void send();
+            }
+          }}
+          fullWidth
+          size="small"
+          disabled={busy}
+          inputProps={{ 'aria-label': 'Message' }}
+        />
+        <Button variant="contained" onClick={() => void send()} disabled={busy || !text.trim()} startIcon={busy ? <CircularProgress size={16} /> : <SendIcon />}>
           Send
         </Button>
       </Stack>

@@ -92,7 +92,8 @@ export class AgentsController {
         select: agentSelect,
       });
       await recordAudit(tx, user, { action: 'agent.update', entityType: 'agent', entityId: id, tenantId: agent.tenantId, before, after: agent });
-      return agent;
+      // The editor shows the saved record: with whether it now differs from the live version.
+      return (await withDraftState(tx, [agent]))[0];
     });
   }
 
