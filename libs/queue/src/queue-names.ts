@@ -6,6 +6,8 @@ export const QUEUES = {
   httpToolTests: '{http-tool-tests}',
   /** A console "test delivery" to a channel's webhook: the worker (which signs deliveries) sends it. */
   webhookTests: '{webhook-tests}',
+  /** A console run of an agent: a playground turn or a conversation test (no channel, no Session). */
+  agentRuns: '{agent-runs}',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];
