@@ -6,3 +6,4 @@ export * from './backends';
 export * from './http-tool-test';
 export * from './webhook-test';
 export * from './flow-inputs';
+export * from './channel-setup';

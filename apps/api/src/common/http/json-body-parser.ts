@@ -1,5 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { InvalidJsonError } from '../errors/http-errors';
+
+/** A request whose JSON body was parsed here: the text as it arrived is on it too. */
+export type RawBodyRequest = FastifyRequest & { rawBody?: string };
 
 /**
  * Replaces Fastify's JSON parser so malformed or empty JSON bodies fail with our own
@@ -8,8 +11,10 @@ import { InvalidJsonError } from '../errors/http-errors';
  */
 export function useJsonBodyParser(fastify: FastifyInstance, bodyLimit: number): void {
   fastify.removeContentTypeParser('application/json');
-  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (_req, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'string', bodyLimit }, (req, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
+    // Kept byte for byte: platforms sign the raw body (WhatsApp's X-Hub-Signature-256).
+    (req as RawBodyRequest).rawBody = text;
     if (text.trim() === '') {
       done(new InvalidJsonError('The request body is empty; send a JSON object.'), undefined);
       return;

@@ -1,0 +1,12 @@
+import type { AdapterKind } from '@switchboard/webhooks';
+import type { InboundHandler } from './inbound-handler';
+import { mapTelegramUpdate, verifyTelegram } from './telegram/telegram-inbound';
+
+/** Every adapter kind's inbound side; the type makes a kind without one a compile error. */
+export const inboundHandlers: { [K in AdapterKind]: InboundHandler<K> } = {
+  telegram: {
+    kind: 'telegram',
+    verify: (req, channel) => verifyTelegram(req.headers, channel.secrets) || 'The X-Telegram-Bot-Api-Secret-Token header is missing or wrong.',
+    map: (body) => mapTelegramUpdate(body),
+  },
+};
