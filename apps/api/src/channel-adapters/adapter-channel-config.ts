@@ -36,6 +36,8 @@ function madeSecrets(kind: AdapterKind): Record<string, string> {
   switch (kind) {
     case 'telegram':
       return { webhookSecretToken: newPlatformSecret() };
+    case 'whatsapp':
+      return { verifyToken: newPlatformSecret() };
   }
 }
 

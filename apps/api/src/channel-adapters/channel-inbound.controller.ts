@@ -1,7 +1,10 @@
-import { Controller, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
-import { isAdapterKind } from '@switchboard/webhooks';
+import { isAdapterKind, type AdapterKind } from '@switchboard/webhooks';
+import type { InboundHandler } from './inbound-handler';
+import type { FastifyReply } from 'fastify';
 import type { RawBodyRequest } from '../common/http/json-body-parser';
+import { whatsAppChallenge } from './whatsapp/whatsapp-inbound';
 import { HandBackFromPlatform } from './hand-back-from-platform';
 import { InvalidPlatformSignatureError, PlatformChannelNotFoundError } from './channel-adapter.errors';
 import { IngestPlatformMessage } from './ingest-platform-message.usecase';
@@ -26,6 +29,18 @@ export class ChannelInboundController {
     private readonly logger: PinoLogger,
   ) {}
 
+  @Get('whatsapp/:channelId')
+  @ApiOperation({ summary: "WhatsApp's subscription handshake: echoes hub.challenge when hub.verify_token is the channel's" })
+  @ApiResponse({ status: 200, description: 'the hub.challenge, as text/plain' })
+  @ApiResponse({ status: 401, description: 'invalid-signature: wrong or missing verify token' })
+  async whatsAppHandshake(@Param('channelId') channelId: string, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {
+    const channel = await this.channels.find('whatsapp', channelId);
+    if (!channel) throw new PlatformChannelNotFoundError('whatsapp', channelId);
+    const challenge = whatsAppChallenge(query, channel.secrets.verifyToken);
+    if (challenge === null) throw new InvalidPlatformSignatureError('hub.mode must be "subscribe" and hub.verify_token the token shown when the channel was created.');
+    await reply.status(200).type('text/plain').send(challenge);
+  }
+
   @Post(':kind/:channelId')
   @HttpCode(200)
   @ApiOperation({ summary: "A platform's webhook (Telegram update, WhatsApp notification, Chatwoot agent-bot event), verified with the platform's signature or secret" })
@@ -38,7 +53,8 @@ export class ChannelInboundController {
     @Query() query: Record<string, unknown>,
     @Req() req: RawBodyRequest,
   ): Promise<unknown> {
-    const handler = isAdapterKind(kind) ? inboundHandlers[kind] : undefined;
+    // The handler of `kind` gets the channel of `kind` (found by both): TypeScript cannot correlate the two unions.
+    const handler = isAdapterKind(kind) ? (inboundHandlers[kind] as unknown as InboundHandler<AdapterKind>) : undefined;
     const channel = handler ? await this.channels.find(handler.kind, channelId) : null;
     if (!handler || !channel) throw new PlatformChannelNotFoundError(kind, channelId);
     const verification = handler.verify({ headers: req.headers, query, rawBody: req.rawBody ?? '', now: new Date() }, channel);

@@ -1,6 +1,7 @@
 import type { AdapterKind } from '@switchboard/webhooks';
 import type { InboundHandler } from './inbound-handler';
 import { mapTelegramUpdate, verifyTelegram } from './telegram/telegram-inbound';
+import { mapWhatsAppNotification, verifyWhatsApp } from './whatsapp/whatsapp-inbound';
 
 /** Every adapter kind's inbound side; the type makes a kind without one a compile error. */
 export const inboundHandlers: { [K in AdapterKind]: InboundHandler<K> } = {
@@ -8,5 +9,11 @@ export const inboundHandlers: { [K in AdapterKind]: InboundHandler<K> } = {
     kind: 'telegram',
     verify: (req, channel) => verifyTelegram(req.headers, channel.secrets) || 'The X-Telegram-Bot-Api-Secret-Token header is missing or wrong.',
     map: (body) => mapTelegramUpdate(body),
+  },
+  whatsapp: {
+    kind: 'whatsapp',
+    verify: (req, channel) =>
+      verifyWhatsApp(req.headers, req.rawBody, channel.secrets.appSecret) || 'The X-Hub-Signature-256 header is missing or is not the HMAC-SHA256 of the body under the app secret.',
+    map: (body, channel) => mapWhatsAppNotification(body, channel.settings.phoneNumberId),
   },
 };

@@ -5,11 +5,12 @@ import { AdapterDeliveries } from './adapter-deliveries';
 import { ChannelAdapters } from './channel-adapters';
 import { ChannelSetupProcessor } from './channel-setup.processor';
 import { TelegramAdapter } from './telegram/telegram.adapter';
+import { WhatsAppAdapter } from './whatsapp/whatsapp.adapter';
 
 /** Platform channels (docs/channels.md): one adapter per platform, found by @ChannelAdapterFor. */
 @Module({
   imports: [DiscoveryModule],
-  providers: [SecretBox, ChannelAdapters, AdapterDeliveries, ChannelSetupProcessor, TelegramAdapter],
+  providers: [SecretBox, ChannelAdapters, AdapterDeliveries, ChannelSetupProcessor, TelegramAdapter, WhatsAppAdapter],
   exports: [AdapterDeliveries],
 })
 export class ChannelAdaptersModule {}

@@ -20,6 +20,8 @@ export const channelsAgentConfig: AgentConfig = {
         { call: 'speak', match: '^\\[image\\]', reply: 'Recebi sua foto: {{message}}' },
         { call: 'speak', match: '^\\[voice message\\]', reply: 'Recebi seu áudio.' },
         { call: 'speak', match: 'longo', reply: LONG_REPLY },
+        // Slow on purpose: a test moves the customer's message back in time before the reply goes (WhatsApp's window).
+        { call: 'speak', match: 'janela', reply: 'Resposta depois da janela.', latencyMs: 2500 },
         { call: 'speak', reply: 'Oi! Você disse: **{{message}}** & <nada mais>' },
       ],
     },
