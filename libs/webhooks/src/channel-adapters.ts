@@ -5,7 +5,7 @@ import { z } from 'zod';
 // id>; its replies are deliveries like a webhook's, whose `url` names the adapter instead of an
 // HTTP address, so the same dispatcher (order, retries, dead letters, redrive) sends them.
 
-export const ADAPTER_KINDS = ['telegram', 'whatsapp'] as const;
+export const ADAPTER_KINDS = ['telegram', 'whatsapp', 'chatwoot'] as const;
 export type AdapterKind = (typeof ADAPTER_KINDS)[number];
 
 export function isAdapterKind(kind: string): kind is AdapterKind {

@@ -38,6 +38,8 @@ function madeSecrets(kind: AdapterKind): Record<string, string> {
       return { webhookSecretToken: newPlatformSecret() };
     case 'whatsapp':
       return { verifyToken: newPlatformSecret() };
+    case 'chatwoot':
+      return { urlSecret: newPlatformSecret() };
   }
 }
 

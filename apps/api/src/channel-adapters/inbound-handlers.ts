@@ -2,6 +2,7 @@ import type { AdapterKind } from '@switchboard/webhooks';
 import type { InboundHandler } from './inbound-handler';
 import { mapTelegramUpdate, verifyTelegram } from './telegram/telegram-inbound';
 import { mapWhatsAppNotification, verifyWhatsApp } from './whatsapp/whatsapp-inbound';
+import { mapChatwootEvent, verifyChatwoot } from './chatwoot/chatwoot-inbound';
 
 /** Every adapter kind's inbound side; the type makes a kind without one a compile error. */
 export const inboundHandlers: { [K in AdapterKind]: InboundHandler<K> } = {
@@ -15,5 +16,10 @@ export const inboundHandlers: { [K in AdapterKind]: InboundHandler<K> } = {
     verify: (req, channel) =>
       verifyWhatsApp(req.headers, req.rawBody, channel.secrets.appSecret) || 'The X-Hub-Signature-256 header is missing or is not the HMAC-SHA256 of the body under the app secret.',
     map: (body, channel) => mapWhatsAppNotification(body, channel.settings.phoneNumberId),
+  },
+  chatwoot: {
+    kind: 'chatwoot',
+    verify: (req, channel) => verifyChatwoot(req.query, channel.secrets.urlSecret) || 'The secret in the webhook URL is missing or wrong.',
+    map: (body, channel) => mapChatwootEvent(body, channel.settings.accountId),
   },
 };

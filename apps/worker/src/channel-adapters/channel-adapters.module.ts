@@ -6,11 +6,12 @@ import { ChannelAdapters } from './channel-adapters';
 import { ChannelSetupProcessor } from './channel-setup.processor';
 import { TelegramAdapter } from './telegram/telegram.adapter';
 import { WhatsAppAdapter } from './whatsapp/whatsapp.adapter';
+import { ChatwootAdapter } from './chatwoot/chatwoot.adapter';
 
 /** Platform channels (docs/channels.md): one adapter per platform, found by @ChannelAdapterFor. */
 @Module({
   imports: [DiscoveryModule],
-  providers: [SecretBox, ChannelAdapters, AdapterDeliveries, ChannelSetupProcessor, TelegramAdapter, WhatsAppAdapter],
+  providers: [SecretBox, ChannelAdapters, AdapterDeliveries, ChannelSetupProcessor, TelegramAdapter, WhatsAppAdapter, ChatwootAdapter],
   exports: [AdapterDeliveries],
 })
 export class ChannelAdaptersModule {}

@@ -39,6 +39,15 @@ export const PLATFORM_KINDS: PlatformKind[] = [
       { source: 'appSecret', label: 'App secret', required: true, helperText: 'App settings → Basic; verifies X-Hub-Signature-256' },
     ],
   },
+  {
+    id: 'chatwoot',
+    name: 'Chatwoot (agent bot)',
+    settings: [
+      { source: 'baseUrl', label: 'Chatwoot URL', required: true, helperText: 'https://app.chatwoot.com or your own installation' },
+      { source: 'accountId', label: 'Account id', required: true, helperText: 'The number in /app/accounts/<id>/' },
+    ],
+    secrets: [{ source: 'agentBotToken', label: 'Agent bot access token', required: true }],
+  },
 ];
 
 export const PLATFORM_KIND_IDS = new Set(PLATFORM_KINDS.map((k) => k.id));
