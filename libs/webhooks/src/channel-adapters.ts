@@ -5,7 +5,7 @@ import { z } from 'zod';
 // id>; its replies are deliveries like a webhook's, whose `url` names the adapter instead of an
 // HTTP address, so the same dispatcher (order, retries, dead letters, redrive) sends them.
 
-export const ADAPTER_KINDS = ['telegram', 'whatsapp', 'chatwoot'] as const;
+export const ADAPTER_KINDS = ['telegram', 'whatsapp', 'slack', 'chatwoot'] as const;
 export type AdapterKind = (typeof ADAPTER_KINDS)[number];
 
 export function isAdapterKind(kind: string): kind is AdapterKind {
@@ -47,6 +47,10 @@ export const adapterSettingsSchemas = {
     /** Sent instead of a reply outside the 24-hour window; absent: such a reply is dead-lettered. */
     template: z.strictObject({ name: z.string().min(1).max(512), language: z.string().min(2).max(15) }).nullable().default(null),
   }),
+  slack: z.strictObject({
+    /** Slack's Web API root (the client calls <root>/api/<method>). */
+    apiRoot: httpRoot.default('https://slack.com'),
+  }),
   chatwoot: z.strictObject({
     /** The Chatwoot installation (https://app.chatwoot.com or self-hosted). */
     baseUrl: httpRoot,
@@ -58,6 +62,10 @@ export const adapterSettingsSchemas = {
 export const adapterSecretInputSchemas = {
   telegram: z.strictObject({ botToken: z.string().regex(/^\d{1,20}:[A-Za-z0-9_-]{20,100}$/, 'must be a bot token from @BotFather (123456:ABC...)') }),
   whatsapp: z.strictObject({ appSecret: z.string().min(8).max(200), accessToken: z.string().min(8).max(1000) }),
+  slack: z.strictObject({
+    botToken: z.string().regex(/^xoxb-[A-Za-z0-9-]{10,300}$/, 'must be a bot token (xoxb-...)'),
+    signingSecret: z.string().regex(/^[0-9a-f]{16,128}$/, 'must be the app\'s signing secret (hex)'),
+  }),
   chatwoot: z.strictObject({ agentBotToken: z.string().min(8).max(500) }),
 } as const;
 
@@ -66,6 +74,7 @@ export type AdapterSettings<K extends SchemaKind = AdapterKind> = z.output<(type
 export type TelegramSettings = AdapterSettings<'telegram'>;
 export type WhatsAppSettings = AdapterSettings<'whatsapp'>;
 export type ChatwootSettings = AdapterSettings<'chatwoot'>;
+export type SlackSettings = AdapterSettings<'slack'>;
 
 /**
  * What is sealed in the channel's secretsEncrypted: the tenant's credentials plus the secret
@@ -75,6 +84,7 @@ export type ChatwootSettings = AdapterSettings<'chatwoot'>;
 export interface AdapterSecrets {
   telegram: { botToken: string; webhookSecretToken: string };
   whatsapp: { appSecret: string; accessToken: string; verifyToken: string };
+  slack: { botToken: string; signingSecret: string };
   chatwoot: { agentBotToken: string; urlSecret: string };
 }
 

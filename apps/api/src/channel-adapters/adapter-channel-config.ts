@@ -40,6 +40,9 @@ function madeSecrets(kind: AdapterKind): Record<string, string> {
       return { verifyToken: newPlatformSecret() };
     case 'chatwoot':
       return { urlSecret: newPlatformSecret() };
+    case 'slack':
+      // Slack signs with the app's signing secret, which the tenant gives.
+      return {};
   }
 }
 

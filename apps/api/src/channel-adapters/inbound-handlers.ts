@@ -3,6 +3,7 @@ import type { InboundHandler } from './inbound-handler';
 import { mapTelegramUpdate, verifyTelegram } from './telegram/telegram-inbound';
 import { mapWhatsAppNotification, verifyWhatsApp } from './whatsapp/whatsapp-inbound';
 import { mapChatwootEvent, verifyChatwoot } from './chatwoot/chatwoot-inbound';
+import { mapSlackRequest, verifySlack } from './slack/slack-inbound';
 
 /** Every adapter kind's inbound side; the type makes a kind without one a compile error. */
 export const inboundHandlers: { [K in AdapterKind]: InboundHandler<K> } = {
@@ -16,6 +17,11 @@ export const inboundHandlers: { [K in AdapterKind]: InboundHandler<K> } = {
     verify: (req, channel) =>
       verifyWhatsApp(req.headers, req.rawBody, channel.secrets.appSecret) || 'The X-Hub-Signature-256 header is missing or is not the HMAC-SHA256 of the body under the app secret.',
     map: (body, channel) => mapWhatsAppNotification(body, channel.settings.phoneNumberId),
+  },
+  slack: {
+    kind: 'slack',
+    verify: (req, channel) => verifySlack(req.headers, req.rawBody, channel.secrets.signingSecret, req.now),
+    map: (body) => mapSlackRequest(body),
   },
   chatwoot: {
     kind: 'chatwoot',

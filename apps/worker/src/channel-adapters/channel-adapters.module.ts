@@ -7,11 +7,12 @@ import { ChannelSetupProcessor } from './channel-setup.processor';
 import { TelegramAdapter } from './telegram/telegram.adapter';
 import { WhatsAppAdapter } from './whatsapp/whatsapp.adapter';
 import { ChatwootAdapter } from './chatwoot/chatwoot.adapter';
+import { SlackAdapter } from './slack/slack.adapter';
 
 /** Platform channels (docs/channels.md): one adapter per platform, found by @ChannelAdapterFor. */
 @Module({
   imports: [DiscoveryModule],
-  providers: [SecretBox, ChannelAdapters, AdapterDeliveries, ChannelSetupProcessor, TelegramAdapter, WhatsAppAdapter, ChatwootAdapter],
+  providers: [SecretBox, ChannelAdapters, AdapterDeliveries, ChannelSetupProcessor, TelegramAdapter, WhatsAppAdapter, SlackAdapter, ChatwootAdapter],
   exports: [AdapterDeliveries],
 })
 export class ChannelAdaptersModule {}

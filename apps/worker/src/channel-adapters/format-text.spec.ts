@@ -1,4 +1,4 @@
-import { toTelegramHtml, toWhatsAppText } from './format-text';
+import { toSlackMrkdwn, toTelegramHtml, toWhatsAppText } from './format-text';
 
 describe('reply formatting per platform', () => {
   it('turns markdown into Telegram HTML and escapes what is not formatting', () => {
@@ -10,6 +10,10 @@ describe('reply formatting per platform', () => {
 
   it('leaves snake_case words alone', () => {
     expect(toTelegramHtml('use room_type_id')).toBe('use room_type_id');
+  });
+
+  it('turns markdown into Slack mrkdwn and escapes & < >', () => {
+    expect(toSlackMrkdwn('**Reserva** _ok_ ~~x~~ a < b & [site](https://ex.com/?a=1)')).toBe('*Reserva* _ok_ ~x~ a &lt; b &amp; <https://ex.com/?a=1|site>');
   });
 
   it('turns markdown into WhatsApp formatting', () => {

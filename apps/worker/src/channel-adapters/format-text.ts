@@ -40,6 +40,23 @@ export function toWhatsAppText(markdown: string): string {
   });
 }
 
+function escapeSlack(text: string): string {
+  return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+}
+
+/** Markdown → Slack mrkdwn (*bold*, _italic_, ~strike~, `code`, ```block```, <url|text>); & < > escaped. */
+export function toSlackMrkdwn(markdown: string): string {
+  return convert(markdown, {
+    text: escapeSlack,
+    block: (code) => '```' + escapeSlack(code) + '```',
+    code: (code) => '`' + escapeSlack(code) + '`',
+    bold: (t) => `*${escapeSlack(t)}*`,
+    italic: (t) => `_${escapeSlack(t)}_`,
+    strike: (t) => `~${escapeSlack(t)}~`,
+    link: (t, url) => `<${url.replace(/\|/g, '%7C').replace(/>/g, '%3E')}|${escapeSlack(t)}>`,
+  });
+}
+
 /** Chatwoot renders markdown itself: sent as written. */
 export function toChatwootText(markdown: string): string {
   return markdown;

@@ -40,6 +40,15 @@ export const PLATFORM_KINDS: PlatformKind[] = [
     ],
   },
   {
+    id: 'slack',
+    name: 'Slack',
+    settings: [{ source: 'apiRoot', label: 'Slack API root', defaultValue: 'https://slack.com' }],
+    secrets: [
+      { source: 'botToken', label: 'Bot token', required: true, helperText: 'OAuth & Permissions → Bot User OAuth Token (xoxb-…)' },
+      { source: 'signingSecret', label: 'Signing secret', required: true, helperText: 'Basic Information → App Credentials' },
+    ],
+  },
+  {
     id: 'chatwoot',
     name: 'Chatwoot (agent bot)',
     settings: [
