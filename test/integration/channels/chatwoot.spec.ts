@@ -116,4 +116,16 @@ describe('Chatwoot channel', () => {
     await eventually(async () => replies(106).length === 2);
     expect(contentOf(replies(106)[1])).toBe('Oi! Você disse: **Voltei** & <nada mais>');
   });
+
+  it("hands the conversation back to Chatwoot's bot queue (pending) when the console hands the session back", async () => {
+    await deliver(messageCreated(++messageId, 107, 'quero falar com um humano'));
+    const toggles = () => chatwoot.to(`${conversationPath(107)}/toggle_status`);
+    await eventually(async () => toggles().length === 1);
+    const session = await s.stack.prisma.session.findFirstOrThrow({ where: { channelId, externalKey: '107' } });
+    expect(session.status).toBe('handed_off');
+    const back = await request(s.stack, s.owner, 'POST', `/v1/admin/sessions/${session.id}/hand-back`);
+    expect(back.status).toBe(200);
+    const [, pending] = await eventually(async () => toggles().length === 2 && toggles());
+    expect(pending.body).toEqual({ status: 'pending' });
+  });
 });

@@ -20,6 +20,7 @@ export function mapTelegramUpdate(body: unknown): InboundVerdict {
   const update = body as Partial<Update> | null;
   if (!update || typeof update !== 'object' || typeof update.update_id !== 'number') return { kind: 'ignored', reason: 'not a Telegram update' };
   const m = update.message;
+  if (m && (typeof m !== 'object' || typeof m.chat?.id !== 'number')) return { kind: 'ignored', reason: 'message without a chat' };
   if (!m) return { kind: 'ignored', reason: `update without a message (${Object.keys(update).filter((k) => k !== 'update_id').join(', ') || 'empty'})` };
   if (m.from?.is_bot) return { kind: 'ignored', reason: 'message from a bot' };
   const content = contentOf(m);

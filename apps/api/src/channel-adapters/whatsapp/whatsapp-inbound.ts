@@ -69,21 +69,21 @@ export function mapWhatsAppNotification(body: unknown, phoneNumberId: string): I
   const messages: PlatformMessage[] = [];
   const skipped: string[] = [];
   for (const entry of n.entry) {
-    for (const change of entry.changes ?? []) {
-      const value = change.value;
-      if (change.field !== 'messages' || !value) {
-        skipped.push(`field ${change.field ?? '?'}`);
+    for (const change of Array.isArray(entry?.changes) ? entry.changes : []) {
+      const value = change?.value;
+      if (change?.field !== 'messages' || !value || typeof value !== 'object') {
+        skipped.push(`field ${change?.field ?? '?'}`);
         continue;
       }
       if (value.metadata?.phone_number_id !== phoneNumberId) {
         skipped.push(`another phone number (${value.metadata?.phone_number_id ?? '?'})`);
         continue;
       }
-      if (value.statuses?.length) skipped.push('statuses');
-      for (const m of value.messages ?? []) {
-        const content = contentOf(m);
+      if (Array.isArray(value.statuses) && value.statuses.length) skipped.push('statuses');
+      for (const m of Array.isArray(value.messages) ? value.messages : []) {
+        const content = m && typeof m === 'object' ? contentOf(m) : null;
         if (content && typeof m.id === 'string' && typeof m.from === 'string') messages.push({ id: m.id, session: m.from, ...content });
-        else skipped.push(`message type ${m.type}`);
+        else skipped.push(`message type ${m?.type ?? '?'}`);
       }
     }
   }
