@@ -15,6 +15,7 @@ const moduleNameMapper = {
   '^@switchboard/config$': '<rootDir>/libs/config/src/index.ts',
   '^@switchboard/agent-config$': '<rootDir>/libs/agent-config/src/index.ts',
   '^@switchboard/webhooks$': '<rootDir>/libs/webhooks/src/index.ts',
+  '^@switchboard/outbound$': '<rootDir>/libs/outbound/src/index.ts',
 };
 const common = {
   rootDir: __dirname,

@@ -72,7 +72,8 @@ export async function startApiProcess(
   nodeFlags: string[] = [],
 ): Promise<ApiHandle> {
   const port = await freePort();
-  const app = spawnApp('api', name, { ...env, PORT: String(port), HOST: '127.0.0.1' }, built, nodeFlags);
+  // No metrics port: several APIs run at once and the bench reads no metrics.
+  const app = spawnApp('api', name, { API_METRICS_PORT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' }, built, nodeFlags);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {

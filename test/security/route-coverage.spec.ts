@@ -19,7 +19,6 @@ afterAll(() => api?.close());
 const OPEN = [
   'GET /health/live',
   'GET /health/ready',
-  'GET /metrics',
   'POST /v1/admin/auth/login',
   'POST /v1/admin/auth/refresh',
   'POST /v1/admin/auth/logout',

@@ -24,6 +24,8 @@ export function freePort(): Promise<number> {
 export interface ApiProcess {
   child: ChildProcess;
   baseUrl: string;
+  /** GET /metrics, on its own loopback port (API_METRICS_PORT). */
+  metricsUrl: string;
   logFile: string;
 }
 
@@ -33,17 +35,20 @@ export interface ApiProcess {
  */
 export async function startApi(env: NodeJS.ProcessEnv, name: string, probe: 'ready' | 'live' = 'ready'): Promise<ApiProcess> {
   const port = await freePort();
+  const metricsPort = await freePort();
   mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   const logFile = path.join(ROOT, '.tmp', `${name}-api.log`);
   const out = openSync(logFile, 'a');
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], {
     cwd: ROOT,
-    env: { ...env, PORT: String(port), HOST: '127.0.0.1' },
+    // The tests play the reverse proxy, from loopback: their X-Forwarded-For is each test's own
+    // client address (test/security/client-address.spec.ts covers TRUST_PROXY off).
+    env: { API_METRICS_PORT: String(metricsPort), API_METRICS_HOST: '127.0.0.1', TRUST_PROXY: 'loopback', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntil(child, `${baseUrl}/health/${probe}`, logFile);
-  return { child, baseUrl, logFile };
+  return { child, baseUrl, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, logFile };
 }
 
 async function waitUntil(child: ChildProcess, probeUrl: string, logFile: string): Promise<void> {

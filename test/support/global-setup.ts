@@ -12,8 +12,11 @@ export default async function globalSetup(): Promise<void> {
   process.env.REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
   process.env.NODE_ENV = 'test';
 
-  const api = await startApi({ ...process.env, LOG_LEVEL: process.env.TEST_API_LOG_LEVEL ?? 'info' }, name);
+  // The fake model servers of the tests listen on 127.0.0.1: agents pointed at them publish.
+  // Other loopback names and addresses (localhost, 127.0.0.2) stay refused, for the tests of that.
+  const api = await startApi({ ...process.env, OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: process.env.TEST_API_LOG_LEVEL ?? 'info' }, name);
   (globalThis as { __TEST_API__?: typeof api }).__TEST_API__ = api;
   process.env.TEST_API_URL = api.baseUrl;
+  process.env.TEST_API_METRICS_URL = api.metricsUrl;
   process.env.TEST_API_LOG = api.logFile;
 }

@@ -116,6 +116,14 @@ describe('docker-compose.yml', () => {
     expect(services.api.healthcheck?.test.join(' ')).toContain('http://127.0.0.1:3000/health/ready');
   });
 
+  it('keeps the metrics ports on the compose network: listening for a Prometheus container, never published, behind METRICS_TOKEN when set', () => {
+    expect(services.api.environment?.API_METRICS_HOST).toBe('0.0.0.0');
+    expect(services.worker.environment?.WORKER_METRICS_HOST).toBe('0.0.0.0');
+    const published = Object.values(services).flatMap((svc) => svc.ports ?? []);
+    expect(published.filter((p) => /\b946[45]\b/.test(p))).toEqual([]);
+    for (const app of appServices) expect(services[app].environment?.METRICS_TOKEN).toBe('${METRICS_TOKEN:-}');
+  });
+
   it('lets the worker scale with --scale worker=N: no container_name, no host ports', () => {
     expect(services.worker.container_name).toBeUndefined();
     expect(services.worker.ports).toBeUndefined();

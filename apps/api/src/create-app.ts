@@ -19,7 +19,7 @@ export const BODY_LIMIT_BYTES = 128 * 1024;
 
 /** Builds the configured, initialised API (not listening), for main.ts and in-process tests. */
 export async function createApp(env: Env): Promise<NestFastifyApplication> {
-  const adapter = new SwitchboardFastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES });
+  const adapter = new SwitchboardFastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: env.TRUST_PROXY });
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env), adapter, {
     bufferLogs: true,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { trustProxySchema } from './trust-proxy';
 
 // Development-only secrets: they let `npm run dev` and the tests start without setup, and
 // production refuses them (see the refinement below), so a forgotten variable cannot ship.
@@ -33,8 +34,19 @@ export const envSchema = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Origin allowed by CORS for the console when it is served elsewhere than the API. */
   CONSOLE_ORIGIN: z.string().default('http://localhost:5173'),
+  /** Sent only to https://api.openai.com: an agent with another baseURL needs the tenant's own credential. */
   OPENAI_API_KEY: z.string().optional(),
+  /** Sent only to https://generativelanguage.googleapis.com, as OPENAI_API_KEY. */
   GEMINI_API_KEY: z.string().optional(),
+  /**
+   * Hosts HTTP tools, webhooks and model providers' base URLs may reach even when they resolve
+   * to loopback or private addresses (comma-separated). The worker checks it on every
+   * connection; the API when an agent is published.
+   */
+  OUTBOUND_ALLOWED_HOSTS: z
+    .string()
+    .default('')
+    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
   /** Messages one channel API key may post per minute (429 rate-limited beyond). */
   RATE_LIMIT_KEY_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(600),
   /** Messages all keys of one tenant may post per minute. */
@@ -61,6 +73,25 @@ export const envSchema = z.object({
    * every answer, for a TLS-terminating proxy that does not send X-Forwarded-Proto.
    */
   AUTH_COOKIE_SECURE: z.enum(['auto', 'always']).default('auto'),
+  /**
+   * Which peer may tell the API the client's address and scheme (X-Forwarded-For,
+   * X-Forwarded-Proto): unset / `off` (default: nobody, the peer is the client), a hop count, or
+   * the proxies' addresses / CIDRs. The login throttle and the widget's per-address limits key
+   * on the address this yields; the refresh cookie's `Secure` (auto) on the scheme.
+   */
+  TRUST_PROXY: trustProxySchema,
+  /**
+   * Port of the API's Prometheus endpoint (GET /metrics), apart from the public HTTP port: the
+   * metrics name every route and the platform-wide queue counts. 0 turns it off.
+   */
+  API_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9465),
+  /** Address the API's metrics port listens on: loopback unless the scraper is on another host. */
+  API_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+  /**
+   * When set, the API's and the worker's metrics ports answer only `Authorization: Bearer <token>`
+   * (401 otherwise): for a metrics port reachable by more than the scraper.
+   */
+  METRICS_TOKEN: z.string().min(16, 'must be at least 16 characters (e.g. `openssl rand -hex 24`)').optional(),
   /** Encrypts secrets at rest (AES-256-GCM): provider keys, webhook secrets, HTTP tool headers. */
   MASTER_KEY: z.string().refine(isMasterKey, MASTER_KEY_FORMAT).default(DEV_MASTER_KEY),
 });

@@ -1,2 +1,4 @@
 export * from './env.schema';
 export * from './load-env';
+export * from './metrics-token';
+export * from './trust-proxy';

@@ -38,3 +38,15 @@ describe('loadEnv queue backend', () => {
     expect(() => loadEnv({ QUEUE_BACKEND: 'kafka' })).toThrow(/QUEUE_BACKEND/);
   });
 });
+
+describe('loadEnv metrics', () => {
+  it('serves the API metrics on their own loopback port by default, with no token', () => {
+    const env = loadEnv({});
+    expect([env.API_METRICS_PORT, env.API_METRICS_HOST, env.METRICS_TOKEN]).toEqual([9465, '127.0.0.1', undefined]);
+  });
+
+  it('refuses a short METRICS_TOKEN and a port out of range, naming the variable', () => {
+    expect(() => loadEnv({ METRICS_TOKEN: 'short' })).toThrow(/METRICS_TOKEN: must be at least 16 characters/);
+    expect(() => loadEnv({ API_METRICS_PORT: '70000' })).toThrow(/API_METRICS_PORT/);
+  });
+});

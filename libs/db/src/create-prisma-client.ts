@@ -7,7 +7,13 @@ export interface PrismaClientOptions {
   max?: number;
 }
 
+/**
+ * Interactive transactions wait up to 10 s for a pooled connection (Prisma's default is 2 s): a
+ * busy pool under a burst is a wait, not a 503. A database that is down still fails at connect.
+ */
+export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 } as const;
+
 export function createPrismaClient(opts: PrismaClientOptions): PrismaClient {
   const adapter = new PrismaPg({ connectionString: opts.connectionString, max: opts.max ?? 10 });
-  return new PrismaClient({ adapter });
+  return new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
 }

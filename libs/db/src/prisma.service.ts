@@ -1,5 +1,6 @@
 import { Injectable, type OnModuleDestroy, type OnModuleInit } from '@nestjs/common';
 import { PrismaPg } from '@prisma/adapter-pg';
+import { TRANSACTION_OPTIONS } from './create-prisma-client';
 import { PrismaClient } from './generated/prisma/client';
 
 export const DATABASE_URL = Symbol('DATABASE_URL');
@@ -8,7 +9,7 @@ export const DATABASE_URL = Symbol('DATABASE_URL');
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
   constructor(connectionString: string) {
-    super({ adapter: new PrismaPg({ connectionString }) });
+    super({ adapter: new PrismaPg({ connectionString }), transactionOptions: TRANSACTION_OPTIONS });
   }
 
   async onModuleInit(): Promise<void> {

@@ -3,8 +3,9 @@ import type { PrismaClient } from '@switchboard/db';
 import { apiUrl, createTenant, createUser, openDb, PASSWORD, unique } from './support/admin-fixtures';
 
 // The failed-login throttle per email and address, per email over all addresses, and per
-// address over all emails. The API trusts X-Forwarded-For (it runs behind a proxy), so each
-// test plays its own client addresses and never counts against another test's.
+// address over all emails. The test API trusts X-Forwarded-For from loopback (TRUST_PROXY, set by
+// test/support/api-process.ts), so each test plays its own client addresses and never counts
+// against another test's.
 
 // Every failure is an argon2 check (64 MiB), which takes most of a second on a busy machine.
 jest.setTimeout(300_000);

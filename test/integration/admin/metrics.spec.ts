@@ -58,7 +58,7 @@ describe('metrics', () => {
     expect(posted.status).toBe(202);
 
     // No worker yet: the job waits.
-    const before = await scrape(`${api.baseUrl}/metrics`);
+    const before = await scrape(api.metricsUrl);
     expect(before.get('switchboard_queue_jobs{queue="turns",state="waiting"}')).toBe(1);
     for (const state of ['active', 'delayed', 'failed']) expect(before.get(`switchboard_queue_jobs{queue="turns",state="${state}"}`)).toBe(0);
 
@@ -78,7 +78,7 @@ describe('metrics', () => {
     expect([...m.keys()].some((k) => k.startsWith('process_cpu_seconds_total'))).toBe(true);
 
     const after = await eventually(async () => {
-      const now = await scrape(`${api.baseUrl}/metrics`);
+      const now = await scrape(api.metricsUrl);
       return now.get('switchboard_queue_jobs{queue="turns",state="waiting"}') === 0 ? now : undefined;
     });
     expect(after.get('switchboard_queue_jobs{queue="turns",state="failed"}')).toBe(0);
@@ -109,7 +109,7 @@ describe('the API scrape with a Redis that does not answer', () => {
   });
 
   it('still answers: the queue series are left out and the miss is counted', async () => {
-    const res = await fetch(`${api!.baseUrl}/metrics`);
+    const res = await fetch(api!.metricsUrl);
     expect(res.status).toBe(200);
     const m = series(await res.text());
     expect([...m.keys()].filter((k) => k.startsWith('switchboard_queue_jobs{'))).toEqual([]);
@@ -141,7 +141,7 @@ describe('queue depth in Postgres mode', () => {
       body: JSON.stringify({ session: `pg-${uniqueSuffix()}`, text: 'hello' }),
     });
     expect(posted.status).toBe(202);
-    const m = await scrape(`${api!.baseUrl}/metrics`);
+    const m = await scrape(api!.metricsUrl);
     expect(m.get('switchboard_queue_jobs{queue="turns",state="waiting"}')).toBe(1);
     expect(m.get('switchboard_queue_depth_errors_total{queue="turns"}')).toBeUndefined();
   });

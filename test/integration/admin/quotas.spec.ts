@@ -1,5 +1,6 @@
 import { generateApiKey, recordTurnUsage, type PrismaClient } from '@switchboard/db';
-import { adminGet, adminSend, apiUrl, createTenant, createUser, login, openDb, unique } from './support/admin-fixtures';
+import { createWidgetChannel } from '../../support/widget';
+import { adminGet, adminSend, apiUrl, createSession, createTenant, createUser, login, openDb, unique } from './support/admin-fixtures';
 
 jest.setTimeout(60_000);
 
@@ -55,6 +56,51 @@ describe('monthly quotas', () => {
     const under = await tenantThatUsed(1, 10);
     await db.tenant.update({ where: { id: under.tenant.id }, data: { monthlyLlmCallQuota: 100n, monthlyTokenQuota: 1000n } });
     expect((await post(under.key, { session: unique('s'), text: 'hi' })).status).toBe(202);
+  });
+
+  type QuotaError = { error: { code: string; message: string; details: Record<string, unknown> } };
+
+  it('refuses events and manual starts over quota with 429 quota-exceeded, storing nothing', async () => {
+    const t = await tenantThatUsed(5, 100);
+    await db.tenant.update({ where: { id: t.tenant.id }, data: { monthlyLlmCallQuota: 5n } });
+    const session = await createSession(db, t);
+    const send = (path: string, body: unknown) =>
+      fetch(apiUrl(path), { method: 'POST', headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+
+    const event = await send('/v1/events', { session: session.externalKey, event: 'paid', key: 'evt-1' });
+    const start = await send(`/v1/sessions/${session.id}/start`, { flow: 'any', key: 'start-1' });
+    for (const res of [event, start]) {
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      const error = ((await res.json()) as QuotaError).error;
+      expect(error).toMatchObject({ code: 'quota-exceeded', details: { quota: 'llmCalls', limit: 5 } });
+      expect(error.message).toContain('monthly quota of 5 model calls');
+    }
+    // Nothing for a worker to run: no flow input stored, no new session.
+    expect(await db.wake.count({ where: { tenantId: t.tenant.id } })).toBe(0);
+    expect(await db.session.count({ where: { tenantId: t.tenant.id } })).toBe(1);
+  });
+
+  it('refuses a widget visitor’s message over quota with 429 quota-exceeded, keeping it failed', async () => {
+    const t = await tenantThatUsed(1, 1000);
+    await db.tenant.update({ where: { id: t.tenant.id }, data: { monthlyTokenQuota: 1000n } });
+    const widget = await createWidgetChannel(db, t.tenant.id, t.agent.id, { allowedOrigins: ['https://shop.example'] });
+    const grant = await fetch(apiUrl(`/v1/widget/${widget.publicId}/sessions`), {
+      method: 'POST',
+      headers: { origin: 'https://shop.example', 'content-type': 'application/json' },
+      body: '{}',
+    });
+    expect(grant.status).toBe(200);
+    const { token } = (await grant.json()) as { token: string };
+    const res = await fetch(apiUrl(`/v1/widget/${widget.publicId}/messages`), {
+      method: 'POST',
+      headers: { origin: 'https://shop.example', authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ id: 'widget-msg-0001', text: 'over quota' }),
+    });
+    expect(res.status).toBe(429);
+    const error = ((await res.json()) as QuotaError).error;
+    expect(error).toMatchObject({ code: 'quota-exceeded', details: { quota: 'tokens', limit: 1000 } });
+    expect(await db.message.findUniqueOrThrow({ where: { id: error.details.messageId as string } })).toMatchObject({ status: 'failed', kind: 'quota-exceeded' });
   });
 
   it('lets a platform admin set quotas and a tenant user read the month against them', async () => {

@@ -16,14 +16,20 @@ describe('operations endpoints', () => {
     expect(res.body).toMatchObject({ status: 'ok', info: { postgres: { status: 'up' }, redis: { status: 'up' } } });
   });
 
-  it('GET /metrics exposes request latency and accepted messages in Prometheus format', async () => {
+  it('GET /metrics on the metrics port exposes request latency and accepted messages in Prometheus format', async () => {
     await request('GET', '/health/live');
-    const res = await request('GET', '/metrics');
+    const res = await fetch(process.env.TEST_API_METRICS_URL!);
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toContain('text/plain');
-    expect(res.body).toContain('# TYPE http_request_duration_seconds histogram');
-    expect(res.body).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/health\/live",status_code="200"\} \d+/);
-    expect(res.body).toContain('# TYPE switchboard_messages_accepted_total counter');
+    const text = await res.text();
+    expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(text).toMatch(/http_request_duration_seconds_count\{method="GET",route="\/health\/live",status_code="200"\} \d+/);
+    expect(text).toContain('# TYPE switchboard_messages_accepted_total counter');
+  });
+
+  it('does not serve /metrics on the public port', async () => {
+    const res = await request('GET', '/metrics');
+    expect(res.status).toBe(404);
   });
 
   it('serves the OpenAPI document with the channel endpoints and the webhook events', async () => {

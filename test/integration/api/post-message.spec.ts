@@ -76,6 +76,24 @@ describe('POST /v1/messages', () => {
     expect(await jobsOfSession(queue, first.body.sessionId)).toHaveLength(1);
   });
 
+  // Issue #16 item 7: the retried id used to answer with the first message's ids and drop the new text.
+  it('answers 409 idempotency-key-reused to a repeated message id with another session or text, storing nothing', async () => {
+    const session = `s-${uniqueSuffix()}`;
+    const id = `reused-${uniqueSuffix()}`;
+    const first = await request('POST', '/v1/messages', { key: fx.apiKey, json: { session, text: 'first', id } });
+    const otherText = await request('POST', '/v1/messages', { key: fx.apiKey, json: { session, text: 'second', id } });
+    const otherSession = await request('POST', '/v1/messages', { key: fx.apiKey, json: { session: `${session}-b`, text: 'first', id } });
+
+    expect(first.status).toBe(202);
+    for (const res of [otherText, otherSession]) {
+      expect(res.status).toBe(409);
+      expect(res.body).toEqual({ error: { code: 'idempotency-key-reused', message: expect.stringContaining('Use a new id'), details: [expect.objectContaining({ location: 'body', path: 'id' })] } });
+    }
+    expect(await prisma.message.findMany({ where: { channelId: fx.channel.id, externalId: id }, select: { text: true } })).toEqual([{ text: 'first' }]);
+    expect(await prisma.session.count({ where: { channelId: fx.channel.id, externalKey: `${session}-b` } })).toBe(0);
+    expect(await jobsOfSession(queue, first.body.sessionId)).toHaveLength(1);
+  });
+
   it('stores one message when the same id arrives several times at once', async () => {
     const session = `s-${uniqueSuffix()}`;
     const id = `race-${uniqueSuffix()}`;

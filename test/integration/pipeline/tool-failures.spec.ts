@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { ScriptedProvider, type HistoryItem, type ToolTrace } from '@falai/agent';
 import { buildEngineAgent, parseAgentConfig } from '@switchboard/agent-config';
-import { DbModule, PrismaService } from '@switchboard/db';
+import { DbModule, PrismaService, TenantQuotas } from '@switchboard/db';
 import { AgentCatalog, type LoadedAgent } from '../../../apps/worker/src/agents/agent-catalog';
 import { hostStore } from '../../../apps/worker/src/agents/host-store';
 import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
@@ -78,6 +78,7 @@ describe('code tools that throw, hang or flood', () => {
         LoadTurnState,
         SessionEvents,
         RunTurn,
+        TenantQuotas,
         { provide: AgentCatalog, useValue: { forAgent: async () => current } },
         { provide: WakeScheduler, useValue: { schedule: async () => undefined } },
       ],

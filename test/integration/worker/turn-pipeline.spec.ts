@@ -1,7 +1,7 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis } from 'ioredis';
 import { ProviderError, type ScheduledWake } from '@falai/agent';
-import { DbModule, PrismaService } from '@switchboard/db';
+import { DbModule, PrismaService, recordTurnUsage, TenantQuotas } from '@switchboard/db';
 import { sessionChannel, type SessionEvent } from '@switchboard/queue';
 import { AgentCatalog, type LoadedAgent } from '../../../apps/worker/src/agents/agent-catalog';
 import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
@@ -42,6 +42,7 @@ describe('worker turn pipeline', () => {
         LoadTurnState,
         SessionEvents,
         RunTurn,
+        TenantQuotas,
         DrainSession,
         { provide: AgentCatalog, useValue: { forAgent: async () => current } },
         { provide: WakeScheduler, useValue: wakes },
@@ -369,6 +370,60 @@ describe('worker turn pipeline', () => {
     ]);
   });
 
+  it('makes no model call for a tenant over its monthly quota: messages, wakes and flow inputs end quota-exceeded with the fallback', async () => {
+    const agent = new FakeAgent();
+    current = loadedAgent(agent, { fallbackMessage: 'Volto já.' });
+    const rows = await createSessionRows(prisma);
+    await recordTurnUsage(prisma, {
+      tenantId: rows.tenantId, agentId: rows.agentId, at: new Date(), llmCalls: 3, inputTokens: 10, outputTokens: 0, cachedInputTokens: 0,
+      queueWaitMs: 1, modelMs: 1, toolsMs: 0, commitMs: 1, totalMs: 3, outcomeCodes: [], deferred: false, failed: false,
+    });
+    await prisma.tenant.update({ where: { id: rows.tenantId }, data: { monthlyLlmCallQuota: 3n } });
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+    for (const key of ['w1', 'evt:k1']) await prisma.wake.create({ data: { tenantId: rows.tenantId, sessionId: rows.sessionId, key, dueAt: new Date() } });
+
+    await drain(rows, m1);
+    await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, { kind: 'wake', key: 'w1', at: Date.now() });
+    await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, {
+      kind: 'input', key: 'evt:k1', at: Date.now(), input: { kind: 'event', event: 'paid', key: 'k1' },
+    });
+
+    expect(agent.inputs).toEqual([]);
+    const turns = await prisma.turn.findMany({ where: { sessionId: rows.sessionId }, orderBy: { createdAt: 'asc' } });
+    expect(turns.map((t) => [t.outcomeCodes, t.llmCalls])).toEqual([
+      [['quota-exceeded'], 0],
+      [['quota-exceeded'], 0],
+      [['quota-exceeded'], 0],
+    ]);
+    expect(turns[0].outcomes).toEqual([expect.objectContaining({ status: 'failed', code: 'quota-exceeded', message: expect.stringContaining('monthly quota of 3 model calls') })]);
+    const msgs = await conversation(rows.sessionId);
+    expect(msgs.map((m) => [m.direction, m.status, m.text])).toEqual([
+      ['inbound', 'answered', 'oi'],
+      ['outbound', 'sent', 'Volto já.'],
+      ['outbound', 'sent', 'Volto já.'],
+      ['outbound', 'sent', 'Volto já.'],
+    ]);
+    const wakes = await prisma.wake.findMany({ where: { sessionId: rows.sessionId }, orderBy: { key: 'asc' } });
+    expect(wakes.map((w) => [w.key, w.status])).toEqual([
+      ['evt:k1', 'fired'],
+      ['w1', 'fired'],
+    ]);
+  });
+
+  it('fails a message over quota without a reply when the agent has no fallback', async () => {
+    const agent = new FakeAgent();
+    current = loadedAgent(agent);
+    const rows = await createSessionRows(prisma);
+    await prisma.tenant.update({ where: { id: rows.tenantId }, data: { monthlyTokenQuota: 0n } });
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+
+    await drain(rows, m1);
+
+    expect(agent.inputs).toEqual([]);
+    expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.status])).toEqual([['inbound', 'failed']]);
+    expect(await prisma.turn.findFirstOrThrow({ where: { sessionId: rows.sessionId } })).toMatchObject({ outcomeCodes: ['quota-exceeded'] });
+  });
+
   it('stops after its own message when the worker is stopping, leaving later ones to their jobs', async () => {
     const agent = new FakeAgent();
     current = loadedAgent(agent);
@@ -406,6 +461,7 @@ describe('worker turn pipeline: merge double texting', () => {
         LoadTurnState,
         SessionEvents,
         RunTurn,
+        TenantQuotas,
         DrainSession,
         { provide: WakeScheduler, useValue: { schedule: async () => undefined } },
         {

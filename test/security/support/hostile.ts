@@ -40,12 +40,60 @@ export const INJECTIONS = [
   '',
 ] as const;
 
+/**
+ * Text Postgres cannot store (issue #16): a NUL anywhere, and lone UTF-16 surrogates, which the
+ * driver would silently write as U+FFFD. Every route must answer 400 `invalid-characters`.
+ */
+export const UNSTORABLE_TEXT = ['\u0000', 'a\u0000b', '\u0000'.repeat(64), '\ud800', '\udfff', 'a\ud800b', 'x\udbff', '\udc00\ud800', '😀\ud83d', 'ok\u0000😀'] as const;
+
+/**
+ * Dates at and past the edges of what Postgres stores (no year 0; `timestamptz` runs from
+ * 4713 BC to 294276 AD, the driver writes years past 9999 as `+010000-…`), and ones Date.parse
+ * reads loosely. Filters must answer 400 `invalid-filter`, never 500.
+ */
+export const EDGE_DATES = [
+  '0000-01-01',
+  '0000-12-31T23:59:59.999Z',
+  '0001-01-01T00:00:00Z',
+  '-000001-01-01T00:00:00Z',
+  '-271821-04-20T00:00:00.000Z',
+  '+275760-09-13T00:00:00.000Z',
+  '+010000-01-01T00:00:00Z',
+  '9999-12-31T23:59:59.999Z',
+  '294277-01-01',
+  '4713-01-01 BC',
+  'infinity',
+  '-infinity',
+  'epoch',
+  '2026-02-30',
+  '2026-13-01',
+  '1',
+  '-1',
+  '1e21',
+] as const;
+
+/** URLs carrying credentials in their userinfo, and other shapes a URL field must not echo back. */
+export const USERINFO_URLS = [
+  'https://user:pass@example.com/hook',
+  'https://:s3cret@example.com/',
+  'https://token@example.com/hook',
+  'http://admin:admin@127.0.0.1:8080/',
+  'https://user%40corp:p%3Ass@example.com/',
+  'https://a:b@c:d@example.com/',
+  'https://example.com@evil.example/',
+  'https://user:pass@[::1]/',
+] as const;
+
 export const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype', 'hasOwnProperty', 'toString', 'valueOf', '__defineGetter__'] as const;
 
 export const EDGE_NUMBERS = [0, -0, -1, 1, 0.5, -2147483649, 2147483648, 2 ** 53, -(2 ** 53), 2 ** 53 + 2, 1e308, -1e308, 5e-324, 1e21] as const;
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...INJECTIONS) },
+  { weight: 1, arbitrary: fc.constantFrom(...UNSTORABLE_TEXT) },
+  { weight: 1, arbitrary: fc.tuple(fc.string({ maxLength: 20 }), fc.constantFrom(...UNSTORABLE_TEXT)).map(([a, b]) => a + b) },
+  { weight: 1, arbitrary: fc.constantFrom(...EDGE_DATES) },
+  { weight: 1, arbitrary: fc.constantFrom(...USERINFO_URLS) },
   { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
   { weight: 1, arbitrary: fc.constantFrom(...INJECTIONS).map((s) => s.repeat(2000)) }, // ~4-100 KB
@@ -69,7 +117,10 @@ const structured: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) =>
     { maxDepth: 3, depthSize: 'small' },
     { weight: 4, arbitrary: leaf },
     { weight: 1, arbitrary: fc.array(tie('value'), { maxLength: 3 }) },
-    { weight: 1, arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.string({ maxLength: 10 })), tie('value'), { maxKeys: 3 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(fc.oneof(fc.constantFrom(...PROTOTYPE_KEYS), fc.constantFrom(...UNSTORABLE_TEXT), fc.string({ maxLength: 10 })), tie('value'), { maxKeys: 3 }),
+    },
   ),
 })).value;
 
@@ -108,12 +159,23 @@ export const rawBadBody: fc.Arbitrary<string | Buffer> = fc.oneof(
 /** Big JSON texts for query values, built once. */
 const JSON_TEXTS = [JSON.stringify(deepNesting(500, false)), JSON.stringify(deepNesting(500, true)), JSON.stringify(Array.from({ length: 1000 }, (_, i) => i))];
 
+/** react-admin's date filters (every list with dates has them) with a date at Postgres' edges. */
+const edgeDateFilter: fc.Arbitrary<string> = fc
+  .tuple(fc.constantFrom('createdAt_gte', 'createdAt_lte'), fc.constantFrom(...EDGE_DATES))
+  .map(([key, date]) => JSON.stringify({ [key]: date }));
+
 /** A query string: repeated keys, hostile values, JSON in react-admin's filter/sort/range. */
 export const hostileQuery: fc.Arbitrary<string> = fc
   .array(
-    fc.tuple(
-      fc.oneof(fc.constantFrom('filter', 'sort', 'range', 'page', 'perPage', 'limit', 'after', 'from', 'to', 'agentId', 'wait', 'q', 'id'), unknownKey),
-      fc.oneof(hostileString, structured.map((v) => JSON.stringify(v) ?? 'null'), fc.constantFrom(...JSON_TEXTS)),
+    fc.oneof(
+      {
+        weight: 5,
+        arbitrary: fc.tuple(
+          fc.oneof(fc.constantFrom('filter', 'sort', 'range', 'page', 'perPage', 'limit', 'after', 'from', 'to', 'agentId', 'wait', 'q', 'id'), unknownKey),
+          fc.oneof(hostileString, structured.map((v) => JSON.stringify(v) ?? 'null'), fc.constantFrom(...JSON_TEXTS)),
+        ),
+      },
+      { weight: 1, arbitrary: fc.tuple(fc.constant('filter'), edgeDateFilter) },
     ),
     { maxLength: 4 },
   )

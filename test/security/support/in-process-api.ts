@@ -24,6 +24,11 @@ export async function startInProcessApi(overrides: Record<string, string> = {}):
     // The fuzzer posts thousands of (invalid) messages; the ingest limits are tested elsewhere.
     RATE_LIMIT_KEY_PER_MINUTE: '1000000',
     RATE_LIMIT_TENANT_PER_MINUTE: '10000000',
+    // No metrics port: several in-process APIs run at once; the metrics tests use a real process.
+    API_METRICS_PORT: '0',
+    // inject() comes from 127.0.0.1; the tests play the proxy there, so X-Forwarded-For spreads
+    // their cases over client addresses (client-address.spec.ts covers TRUST_PROXY off).
+    TRUST_PROXY: 'loopback',
     ...overrides,
   });
   const app = await createApp(env);

@@ -1,9 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, withTenant } from '@switchboard/db';
+import { PrismaService, TenantQuotas, withTenant } from '@switchboard/db';
 import { PinoLogger } from 'nestjs-pino';
 import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import { storeRefusedMessage } from '../limits/store-refused-message';
-import { TenantQuotas } from '../limits/tenant-quotas';
 import { MAX_KEY_CHARS, MAX_TEXT_CHARS } from '../messages/messages.schemas';
 import { PostMessage } from '../messages/post-message.usecase';
 import type { PlatformMessage } from './platform-message';

@@ -11,7 +11,7 @@ const PREFIX = '/admin';
 
 /**
  * Serves the built react-admin console (apps/admin/dist) at /admin, with index.html for client
- * routes. Only /admin and /admin/* are claimed, so /v1, /docs, /health and /metrics are never
+ * routes. Only /admin and /admin/* are claimed, so /v1, /docs and /health are never
  * shadowed. Whether the build exists is checked per request, so a console built after the API
  * started (as the browser tests do) is served without a restart.
  */

@@ -8,6 +8,17 @@ import { IngestRateLimitGuard } from '../limits/ingest-rate-limit.guard';
 import { postEventBody, type PostEventBody } from './events.schemas';
 import { PostEvent, type PostEventResult } from './post-event.usecase';
 
+/**
+ * zod never copies a `__proto__` key into its output (assigning it would replace the object's
+ * prototype), so `data: { "__proto__": 1 }` would vanish silently while `constructor` is refused
+ * as an unknown field. The raw body still has it as an own key: hand such keys on, to be refused
+ * like any other field the agent lacks.
+ */
+function keysTheSchemaDropped(rawData: unknown, parsed: PostEventBody['data']): string[] {
+  if (typeof rawData !== 'object' || rawData === null || Array.isArray(rawData) || parsed === undefined) return [];
+  return Object.keys(rawData).filter((key) => !Object.hasOwn(parsed, key));
+}
+
 @ApiTags('channel')
 @ApiBearerAuth()
 @UseGuards(ApiKeyGuard)
@@ -24,7 +35,8 @@ export class EventsController {
   post(
     @ChannelAuth() auth: ChannelAuthContext,
     @Body(new ZodValidationPipe(postEventBody, 'body')) body: PostEventBody,
+    @Body('data') rawData: unknown,
   ): Promise<PostEventResult> {
-    return this.postEvent.execute(auth, body);
+    return this.postEvent.execute(auth, body, keysTheSchemaDropped(rawData, body.data));
   }
 }

@@ -1,8 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { coerceValues, type FieldsDef } from '@falai/agent';
-import { PrismaService, withTenant, type TenantTx } from '@switchboard/db';
+import { PrismaService, TenantQuotas, withTenant, type TenantTx } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import type { ErrorDetail } from '../common/errors';
+import { refuseOverQuota } from '../limits/refuse-over-quota';
 import { AcceptFlowInput, type AcceptedFlowInput } from './accept-flow-input';
 import { agentInUse } from './agent-in-use';
 import { InvalidEventDataError } from './flow-input.errors';
@@ -18,18 +19,22 @@ export interface PostEventResult {
 /**
  * POST /v1/events: the event is stored for the session (created on first use, as a message
  * would), then its job is enqueued. `data` must name the agent's fields with values that fit
- * them (coerced as the engine would); a bad value is a 422 and nothing is stored.
+ * them (coerced as the engine would); a bad value is a 422 and nothing is stored. A tenant over
+ * its monthly quota is refused 429 `quota-exceeded`, as a message is.
  */
 @Injectable()
 export class PostEvent {
   constructor(
     private readonly prisma: PrismaService,
     private readonly inputs: AcceptFlowInput,
+    private readonly quotas: TenantQuotas,
   ) {}
 
-  async execute(auth: ChannelAuthContext, body: PostEventBody): Promise<PostEventResult> {
+  /** `droppedKeys`: keys of the sent `data` that validation could not carry (`__proto__`); each is an unknown field. */
+  async execute(auth: ChannelAuthContext, body: PostEventBody, droppedKeys: string[] = []): Promise<PostEventResult> {
+    await refuseOverQuota(this.quotas, auth.tenantId);
     const stored = await withTenant(this.prisma, auth.tenantId, async (tx) => {
-      const data = body.data && (await this.checkedData(tx, auth, body.data));
+      const data = body.data && (await this.checkedData(tx, auth, body.data, droppedKeys));
       const now = new Date();
       // ON CONFLICT makes "create on first use" safe when a message and an event of a new session race.
       const [session] = await tx.$queryRaw<{ id: string }[]>`
@@ -52,11 +57,13 @@ export class PostEvent {
     tx: TenantTx,
     auth: ChannelAuthContext,
     data: NonNullable<PostEventBody['data']>,
+    droppedKeys: string[],
   ): Promise<Record<string, unknown>> {
     const config = await agentInUse(tx, auth.tenantId, auth.agentId);
     const coerced = coerceValues(config.fields as FieldsDef, data);
-    if (coerced.dropped.length > 0) {
-      const details: ErrorDetail[] = coerced.dropped.map((d) => ({
+    const dropped = [...droppedKeys.map((slug) => ({ slug, code: 'unknown-field' as const })), ...coerced.dropped];
+    if (dropped.length > 0) {
+      const details: ErrorDetail[] = dropped.map((d) => ({
         location: 'body',
         path: `data.${d.slug}`,
         issue: d.code,

@@ -1,12 +1,11 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { PrismaService } from '@switchboard/db';
+import { PrismaService, TenantQuotas } from '@switchboard/db';
 import type { ChannelAuthRequest } from '../channel-auth/channel-auth.context';
 import { postMessageBody } from '../messages/messages.schemas';
 import { QuotaExceededError } from './quota-exceeded.error';
 import { storeRefusedMessage } from './store-refused-message';
-import { TenantQuotas } from './tenant-quotas';
 
-export { QUOTA_CACHE_MS } from './tenant-quotas';
+export { QUOTA_CACHE_MS } from '@switchboard/db';
 
 /**
  * The tenant's monthly quotas on ingest (TenantQuotas). Over quota, a valid message is stored

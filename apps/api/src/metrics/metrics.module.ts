@@ -1,8 +1,8 @@
 import { Global, Module } from '@nestjs/common';
-import { MetricsController } from './metrics.controller';
+import { ApiMetricsServer } from './metrics-server';
 import { MetricsService } from './metrics.service';
 import { QueueDepthMetrics } from './queue-depth.metrics';
 
 @Global()
-@Module({ controllers: [MetricsController], providers: [MetricsService, QueueDepthMetrics], exports: [MetricsService] })
+@Module({ providers: [MetricsService, QueueDepthMetrics, ApiMetricsServer], exports: [MetricsService] })
 export class MetricsModule {}

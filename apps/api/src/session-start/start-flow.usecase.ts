@@ -1,9 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { isUuid, PrismaService, withTenant } from '@switchboard/db';
+import { isUuid, PrismaService, TenantQuotas, withTenant } from '@switchboard/db';
 import type { ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import { AcceptFlowInput, type AcceptedFlowInput } from '../events/accept-flow-input';
 import { agentInUse } from '../events/agent-in-use';
 import { FlowInputSessionNotFoundError, UnknownFlowError } from '../events/flow-input.errors';
+import { refuseOverQuota } from '../limits/refuse-over-quota';
 import type { SessionStartBody } from './session-start.schemas';
 
 export interface StartFlowResult {
@@ -17,17 +18,20 @@ export interface StartFlowResult {
 /**
  * POST /v1/sessions/:id/start: starts a flow of the session's agent by hand (the engine's
  * `turn({ start: { flow, key } })`). The session must be one of the key's channel; the flow one
- * of the agent the session runs now. Stored, then enqueued (see AcceptFlowInput).
+ * of the agent the session runs now. Stored, then enqueued (see AcceptFlowInput). A tenant over
+ * its monthly quota is refused 429 `quota-exceeded`, as a message is.
  */
 @Injectable()
 export class StartFlow {
   constructor(
     private readonly prisma: PrismaService,
     private readonly inputs: AcceptFlowInput,
+    private readonly quotas: TenantQuotas,
   ) {}
 
   async execute(auth: ChannelAuthContext, sessionId: string, body: SessionStartBody): Promise<StartFlowResult> {
     if (!isUuid(sessionId)) throw new FlowInputSessionNotFoundError();
+    await refuseOverQuota(this.quotas, auth.tenantId);
     const stored = await withTenant(this.prisma, auth.tenantId, async (tx) => {
       const session = await tx.session.findFirst({
         where: { id: sessionId, tenantId: auth.tenantId, channelId: auth.channelId },

@@ -1,8 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@switchboard/db';
+import { PrismaService, TenantQuotas } from '@switchboard/db';
 import { QuotaExceededError } from '../limits/quota-exceeded.error';
 import { storeRefusedMessage } from '../limits/store-refused-message';
-import { TenantQuotas } from '../limits/tenant-quotas';
 import { PostMessage } from '../messages/post-message.usecase';
 import { visitorMessageExternalId } from './visitor-session';
 import type { VisitorContext } from './visitor.guard';

@@ -1,7 +1,8 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { createProvider, type AiProvider } from '@falai/agent';
-import type { AgentProviderConfig } from '@switchboard/agent-config';
+import { checkProviderEndpoint, type AgentProviderConfig } from '@switchboard/agent-config';
 import { PrismaService } from '@switchboard/db';
+import { guardedFetch, type FetchLike } from '@switchboard/outbound';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { SECRET_CONTEXTS, SecretBox } from '../secrets/secret-box';
 
@@ -13,43 +14,56 @@ export class ProviderCredentialError extends Error {
   }
 }
 
-/** The stored kind of a credential (Prisma enum) for each provider kind of a config. */
-const CREDENTIAL_KIND = { openai: 'openai', gemini: 'gemini', 'openai-compatible': 'openai_compatible' } as const;
-
 /**
- * Builds the model provider an agent config names. The key comes from the tenant's stored
- * credential when the config names one (decrypted here, never logged); otherwise, for `openai`
- * and `gemini`, from the platform's OPENAI_API_KEY / GEMINI_API_KEY. An openai-compatible server
- * belongs to a tenant, so it never gets the platform's key. `scripted` runs the config's rules.
+ * Builds the model provider an agent config names. Where the calls go and whose key they carry
+ * is checkProviderEndpoint's decision, the same one the API made at publish: the tenant's
+ * stored credential when the config names one (decrypted here, never logged); the platform's
+ * OPENAI_API_KEY / GEMINI_API_KEY only for the official endpoint; no key at all for an
+ * openai-compatible server without a credential. Every request goes through the outbound
+ * guard, so a base URL cannot reach loopback, private or metadata addresses unless allowed.
+ * `scripted` runs the config's rules.
  */
 @Injectable()
 export class ProviderForConfig {
+  /** One guarded transport (and connection pool) for every provider this worker builds. */
+  private readonly transport: FetchLike;
+
   constructor(
     @Inject(WORKER_ENV) private readonly env: WorkerEnv,
     private readonly prisma: PrismaService,
     private readonly secrets: SecretBox,
-  ) {}
+  ) {
+    this.transport = guardedFetch({ allowedHosts: new Set(env.OUTBOUND_ALLOWED_HOSTS), caller: 'model providers' });
+  }
 
   async build(tenantId: string, config: AgentProviderConfig): Promise<AiProvider> {
     if (config.kind === 'scripted') return createProvider({ provider: 'scripted', model: config.model, scripted: config.scripted });
-    let apiKey = config.kind === 'gemini' ? this.env.GEMINI_API_KEY : config.kind === 'openai' ? this.env.OPENAI_API_KEY : undefined;
-    let baseURL = config.baseURL;
-    if (config.credentialId) {
-      const credential = await this.prisma.providerCredential.findFirst({
-        where: { id: config.credentialId, tenantId },
-        select: { kind: true, baseURL: true, secretEncrypted: true },
-      });
-      if (!credential) throw new ProviderCredentialError(config.credentialId, 'no such credential for this tenant');
-      if (credential.kind !== CREDENTIAL_KIND[config.kind]) {
-        throw new ProviderCredentialError(config.credentialId, `it is a ${credential.kind} key, the agent uses ${config.kind}`);
-      }
-      apiKey = this.secrets.decrypt(credential.secretEncrypted, SECRET_CONTEXTS.providerCredential(tenantId));
-      baseURL = baseURL ?? credential.baseURL ?? undefined;
-    }
+    const credential = config.credentialId
+      ? await this.prisma.providerCredential.findFirst({
+          where: { id: config.credentialId, tenantId },
+          select: { kind: true, baseURL: true, secretEncrypted: true },
+        })
+      : null;
+    if (config.credentialId && !credential) throw new ProviderCredentialError(config.credentialId, 'no such credential for this tenant');
+    const endpoint = await checkProviderEndpoint(config, {
+      credential,
+      allowedHosts: new Set(this.env.OUTBOUND_ALLOWED_HOSTS),
+      // The guarded transport checks the address of every connection; no lookup ahead of it.
+      resolveNames: false,
+    });
+    const apiKey =
+      endpoint.key === 'tenant'
+        ? this.secrets.decrypt(credential!.secretEncrypted, SECRET_CONTEXTS.providerCredential(tenantId))
+        : endpoint.key === 'platform'
+          ? config.kind === 'gemini'
+            ? this.env.GEMINI_API_KEY
+            : this.env.OPENAI_API_KEY
+          : undefined;
     return createProvider({
       provider: config.kind,
       model: config.model,
-      ...(baseURL !== undefined && { baseURL }),
+      fetch: this.transport,
+      ...(endpoint.baseURL !== undefined && { baseURL: endpoint.baseURL }),
       ...(apiKey !== undefined && { credentials: { apiKey } }),
     });
   }

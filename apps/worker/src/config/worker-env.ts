@@ -2,7 +2,7 @@ import { EnvValidationError, loadEnv, type Env } from '@switchboard/config';
 import { z } from 'zod';
 
 // Variables only the worker reads. Shared ones (DATABASE_URL, REDIS_URL, QUEUE_PREFIX,
-// WORKER_CONCURRENCY, LOG_LEVEL, provider keys) come from @switchboard/config's loadEnv.
+// WORKER_CONCURRENCY, LOG_LEVEL, provider keys, OUTBOUND_ALLOWED_HOSTS) come from @switchboard/config's loadEnv.
 const workerOnlySchema = z.object({
   /** How long a session lease lives without renewal; renewed every third of it while a turn runs. */
   SESSION_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(30_000),
@@ -13,11 +13,6 @@ const workerOnlySchema = z.object({
   TURN_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(30_000),
   /** How often each worker checks for stalled jobs (whose lock lapsed). */
   TURN_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(15_000),
-  /** Hosts HTTP tools and webhooks may call even when they resolve to loopback or private addresses (comma-separated). */
-  OUTBOUND_ALLOWED_HOSTS: z
-    .string()
-    .default('')
-    .transform((s) => s.split(',').map((h) => h.trim().toLowerCase()).filter(Boolean)),
   /** Largest HTTP tool response read; beyond it the call fails. */
   HTTP_TOOL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_000_000),
   /** Longest HTTP tool result the model reads; the engine cuts the rest with a note. */
@@ -39,8 +34,8 @@ const workerOnlySchema = z.object({
   USAGE_FOLD_INTERVAL_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(3_600_000),
   /** Port of the worker's Prometheus endpoint (GET /metrics); 0 turns it off. */
   WORKER_METRICS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
-  /** Address it listens on. */
-  WORKER_METRICS_HOST: z.string().min(1).default('0.0.0.0'),
+  /** Address it listens on: loopback unless the scraper is on another host (then set METRICS_TOKEN too). */
+  WORKER_METRICS_HOST: z.string().min(1).default('127.0.0.1'),
 });
 
 export type WorkerEnv = Env & z.infer<typeof workerOnlySchema>;

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Resolve } from './address-guard';
+import type { Resolve } from '@switchboard/outbound';
 import { guardedHttpCall, type HttpCall } from './guarded-http-call';
 
 // A local server stands in for "the worker's own network". Names are resolved by a fake DNS

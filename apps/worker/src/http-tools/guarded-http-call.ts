@@ -1,7 +1,7 @@
 import http, { type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import https from 'node:https';
 import type { LookupFunction } from 'node:net';
-import { assertAllowedLiteral, ForbiddenAddressError, guardedLookup, type Resolve } from './address-guard';
+import { assertAllowedLiteral, ForbiddenAddressError, guardedLookup, type Resolve } from '@switchboard/outbound';
 
 export class HttpToolCallError extends Error {
   readonly code: string;

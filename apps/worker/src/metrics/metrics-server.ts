@@ -1,11 +1,13 @@
 import { createServer, type Server } from 'node:http';
 import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnApplicationShutdown } from '@nestjs/common';
+import { metricsScrapeAllowed } from '@switchboard/config';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { workerRegistry } from './turn-metrics';
 
 /**
- * The worker's Prometheus endpoint: GET /metrics on WORKER_METRICS_PORT (0 = off). The worker
- * has no other HTTP server, so this is a bare node:http one. A port already taken is logged
+ * The worker's Prometheus endpoint: GET /metrics on WORKER_METRICS_PORT (0 = off), bound to
+ * WORKER_METRICS_HOST (127.0.0.1 by default) and, with METRICS_TOKEN set, only for its bearer.
+ * The worker has no other HTTP server, so this is a bare node:http one. A port already taken is logged
  * and the worker runs on without metrics: metrics must never stop turns from being answered.
  */
 @Injectable()
@@ -21,6 +23,10 @@ export class WorkerMetricsServer implements OnApplicationBootstrap, OnApplicatio
     const server = createServer((req, res) => {
       if (req.method !== 'GET' || req.url?.split('?')[0] !== '/metrics') {
         res.writeHead(404, { 'content-type': 'text/plain' }).end('Not found: the worker serves only GET /metrics\n');
+        return;
+      }
+      if (!metricsScrapeAllowed(req.headers.authorization, this.env.METRICS_TOKEN)) {
+        res.writeHead(401, { 'content-type': 'text/plain', 'www-authenticate': 'Bearer' }).end('Unauthorized: send Authorization: Bearer <METRICS_TOKEN>\n');
         return;
       }
       workerRegistry.metrics().then(

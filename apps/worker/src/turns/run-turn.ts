@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { TurnInputError, type ScheduledWake, type Session, type TurnInput, type TurnResult } from '@falai/agent';
-import { PrismaService } from '@switchboard/db';
+import { PrismaService, TenantQuotas } from '@switchboard/db';
 import type { FlowInput } from '@switchboard/queue';
 import { AgentCatalog, type LoadedAgent } from '../agents/agent-catalog';
 import { MAX_CONFLICT_REPLAYS } from '../config/worker-settings';
@@ -10,7 +10,13 @@ import { CommitTurn, type CommittedTurn, type OutboundReply, type TurnCommit } f
 import { recordCommittedTurn } from '../metrics/turn-metrics';
 import { LoadTurnState, type TurnState } from './load-turn-state';
 import { SessionEvents } from './session-events';
-import { MessageAlreadyAnsweredError, SessionVersionConflictError, TurnReplayLimitError, TurnStreamEndedError } from './turn-errors';
+import {
+  MessageAlreadyAnsweredError,
+  SessionVersionConflictError,
+  TenantQuotaExceededError,
+  TurnReplayLimitError,
+  TurnStreamEndedError,
+} from './turn-errors';
 import { permanentFailureCode } from './turn-failure';
 import { planFailure, planFromResult, planHandedOff, type TurnBase } from './turn-plan';
 import { WakeScheduler } from '../wakes/wake-scheduler';
@@ -42,7 +48,8 @@ function recordInputs(session: Session, ids: string[]): void {
  * schedule the wakes it asked for. A lost version check replays the turn on the fresh state; a
  * message someone else answered, or a wake no run waits on, ends quietly (null). Failures no
  * retry can fix are committed as failed turns (with the agent's fallback message when set) so
- * a message never loops through the queue forever.
+ * a message never loops through the queue forever. A tenant over its monthly quota gets no model
+ * call: the turn commits failed with the outcome `quota-exceeded` and the fallback message.
  */
 @Injectable()
 export class RunTurn {
@@ -55,6 +62,7 @@ export class RunTurn {
     private readonly commit: CommitTurn,
     private readonly events: SessionEvents,
     private readonly wakes: WakeScheduler,
+    private readonly quotas: TenantQuotas,
   ) {}
 
   async execute(tenantId: string, sessionId: string, trigger: TurnTrigger): Promise<CommittedTurn | null> {
@@ -174,6 +182,14 @@ export class RunTurn {
     let result: TurnResult;
     try {
       loaded = await this.agents.forAgent(session.tenantId, session.agentId);
+      // Every attempt of every kind of turn passes here before the engine's first model call.
+      const quota = await this.quotas.verdict(session.tenantId);
+      if (quota?.exceeded) {
+        const err = new TenantQuotaExceededError(quota.exceeded, quota[quota.exceeded].quota!, quota.resetsAt);
+        this.logger.warn({ msg: 'turn refused: tenant over its monthly quota', sessionId: session.id, ...describe(trigger), turnId, quota: quota.exceeded });
+        // A silenced turn (events in a handed-off session) stays silent.
+        return { commit: planFailure(base(), state, err.code, err, session.status === 'handed_off' ? undefined : fallback()), schedule: [] };
+      }
       const input: TurnInput<TurnContext> = {
         sessionId: session.id,
         session: state ?? undefined,

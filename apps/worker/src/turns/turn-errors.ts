@@ -42,3 +42,15 @@ export class TurnSessionMissingError extends Error {
     this.name = 'TurnSessionMissingError';
   }
 }
+
+/** The tenant has spent a monthly quota: the turn makes no model call and ends `quota-exceeded`. */
+export class TenantQuotaExceededError extends Error {
+  readonly code = 'quota-exceeded';
+  constructor(which: 'llmCalls' | 'tokens', quota: number, resetsAt: Date) {
+    super(
+      `[TenantQuotaExceededError] the tenant has used its monthly quota of ${quota} ${which === 'llmCalls' ? 'model calls' : 'tokens'}; ` +
+        `no model call is made until it resets at ${resetsAt.toISOString()} or the platform operator raises it.`,
+    );
+    this.name = 'TenantQuotaExceededError';
+  }
+}

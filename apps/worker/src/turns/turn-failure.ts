@@ -17,6 +17,7 @@ const CONFIG_ERROR_NAMES = new Set([
   'FlowConfigurationError',
   'ProviderConfigurationError',
   'ProviderCredentialError',
+  'ProviderEndpointError',
   'ScriptError',
   'HttpToolDefinitionError',
 ]);

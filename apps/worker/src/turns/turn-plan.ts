@@ -1,4 +1,4 @@
-import type { Session, StepOutcome, TurnResult } from '@falai/agent';
+import { scrubSecretText, type Session, type StepOutcome, type TurnResult } from '@falai/agent';
 import type { OutboundReply, TurnCommit } from './commit-turn';
 import { failedForGood, turnUsage, type TurnUsage } from './turn-record';
 
@@ -36,7 +36,8 @@ export function planFailure(
     kind: 'idle',
     status: 'failed',
     code: code as StepOutcome['code'],
-    message: err.message,
+    // Whatever threw, a key it quotes is not stored (the providers scrub their own errors already).
+    message: scrubSecretText(err.message),
     at: new Date().toISOString(),
   };
   const usage: TurnUsage = {

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Inject, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, type Job } from 'bullmq';
+import { scrubSecretText } from '@falai/agent';
 import { isFlowInputWakeKey, QUEUES, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { leaseBusyDelayMs, turnWorkerOptions } from '../config/worker-settings';
@@ -122,8 +123,8 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       jobId: job?.id,
       sessionId: job?.data.sessionId,
       attemptsMade: job?.attemptsMade,
-      error: err.message,
-      stack: err.stack,
+      error: scrubSecretText(err.message),
+      stack: err.stack === undefined ? undefined : scrubSecretText(err.stack),
     });
   }
 

@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { TenantQuotas } from '@switchboard/db';
 import { AgentsModule } from '../agents/agents.module';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { LEASE_STORE } from '../backend/backend.tokens';
@@ -21,6 +22,7 @@ import { WakesModule } from '../wakes/wakes.module';
       useFactory: (store: LeaseStore, env: WorkerEnv) =>
         new SessionLeases(store, { prefix: env.QUEUE_PREFIX, ttlMs: env.SESSION_LEASE_TTL_MS }),
     },
+    TenantQuotas,
     CommitTurn,
     LoadTurnState,
     SessionEvents,

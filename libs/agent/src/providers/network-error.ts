@@ -25,3 +25,16 @@ export function isNetworkFailure(err: unknown): boolean {
   }
   return false;
 }
+
+/**
+ * The error a host's transport (ProviderFactoryConfig.fetch) refused the request with, found in
+ * the cause chain by its `refusedByPolicy` mark: an address its outbound rules forbid. Waiting
+ * does not change a rule, so the provider reports it as `invalid`, not as a network failure.
+ */
+export function policyRefusal(err: unknown): Error | undefined {
+  for (let current: unknown = err, depth = 0; typeof current === 'object' && current !== null && depth < 5; depth++) {
+    if ((current as { refusedByPolicy?: unknown }).refusedByPolicy === true) return current as Error;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}

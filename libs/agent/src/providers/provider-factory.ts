@@ -8,6 +8,7 @@ import { OpenAIProvider } from './openai/openai-provider';
 import type { ResponseFormatMode } from './openai/map-request';
 import { ProviderConfigurationError } from './provider-configuration-error';
 import type { RetryPolicy } from './retry';
+import type { FetchLike } from './transport';
 
 export const PROVIDER_KINDS = ['openai', 'gemini', 'openai-compatible', 'scripted'] as const;
 export type ProviderName = (typeof PROVIDER_KINDS)[number];
@@ -27,12 +28,15 @@ export interface ProviderFactoryConfig {
   /** OpenAI and compatible servers only. */
   responseFormat?: ResponseFormatMode;
   defaultHeaders?: Record<string, string>;
+  /** The transport of every request (the host's outbound guard); global fetch when absent. */
+  fetch?: FetchLike;
 }
 
 /**
- * What an OpenAI-compatible server without authentication gets as its key: the SDK refuses to
+ * The key an OpenAI-compatible server without authentication is built with: the SDK refuses to
  * run without one, and reading OPENAI_API_KEY from the host's environment would send the
- * platform's own key to a tenant's server.
+ * platform's own key to a tenant's server. It is never sent: such a provider drops the
+ * Authorization header altogether.
  */
 export const NO_API_KEY = 'none';
 
@@ -49,7 +53,7 @@ export function createProvider(config: ProviderFactoryConfig): AiProvider {
     throw new ProviderConfigurationError('provider-model-missing', `Provider "${name}" needs a model name, e.g. ${name === 'gemini' ? '"gemini-2.5-flash"' : '"gpt-4.1-mini"'}.`);
   }
   const apiKey = config.credentials?.apiKey?.trim() || undefined;
-  const common = { model: config.model, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries, retry: config.retry };
+  const common = { model: config.model, timeoutMs: config.timeoutMs, maxRetries: config.maxRetries, retry: config.retry, fetch: config.fetch };
 
   switch (name) {
     case 'openai':
@@ -72,7 +76,8 @@ export function createProvider(config: ProviderFactoryConfig): AiProvider {
         name: 'openai-compatible',
         apiKey: apiKey ?? NO_API_KEY,
         baseURL: config.baseURL,
-        defaultHeaders: config.defaultHeaders,
+        // null removes the header the SDK would build from the placeholder key.
+        defaultHeaders: apiKey === undefined ? { ...config.defaultHeaders, Authorization: null } : config.defaultHeaders,
         responseFormat: config.responseFormat,
       });
     default:

@@ -1,4 +1,4 @@
-import { createProvider, GeminiProvider, NO_API_KEY, OpenAIProvider, ProviderConfigurationError } from '../../src/providers';
+import { createProvider, GeminiProvider, OpenAIProvider, ProviderConfigurationError } from '../../src/providers';
 import { ScriptedProvider } from '../../src/scripted';
 import { FakeOpenAIServer } from '../fakes/fake-openai-server';
 import { speak } from './requests';
@@ -34,14 +34,15 @@ describe('createProvider', () => {
     expect(scripted).toBeInstanceOf(ScriptedProvider);
   });
 
-  it('an openai-compatible server without a key gets the placeholder, never the host environment key', async () => {
+  it('an openai-compatible server without a key gets no Authorization header, never the host environment key', async () => {
     const saved = process.env.OPENAI_API_KEY;
     process.env.OPENAI_API_KEY = 'sk-host-secret';
     const server = await FakeOpenAIServer.start([{ reply: { content: 'ok' } }]);
     try {
       const provider = createProvider({ provider: 'openai-compatible', model: 'llama3.1:8b', baseURL: server.baseURL, maxRetries: 0 });
       await provider.generate(speak());
-      expect(server.requests[0].headers.authorization).toBe(`Bearer ${NO_API_KEY}`);
+      expect(server.requests[0].headers.authorization).toBeUndefined();
+      expect(JSON.stringify(server.requests[0].headers)).not.toContain('sk-host-secret');
     } finally {
       if (saved === undefined) delete process.env.OPENAI_API_KEY;
       else process.env.OPENAI_API_KEY = saved;

@@ -23,7 +23,7 @@ export async function startFlowWorld(backendEnv: Record<string, string> = {}): P
   const prisma = testPrisma();
   const queuePrefix = unique('sbt-flow');
   const child = await startApi({ ...process.env, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn', ...backendEnv }, queuePrefix);
-  const api: PrivateApi = { baseUrl: child.baseUrl, queuePrefix, logFile: child.logFile, stop: () => stopApi(child.child) };
+  const api: PrivateApi = { baseUrl: child.baseUrl, metricsUrl: child.metricsUrl, queuePrefix, logFile: child.logFile, stop: () => stopApi(child.child) };
   const worker = await startWorker({ QUEUE_PREFIX: queuePrefix, ...backendEnv });
   const fixture = await createTenantFixture(prisma, { agentConfig: flowAgentConfig });
   return {

@@ -7,6 +7,8 @@ import { unique } from './rows';
 
 export interface PrivateApi {
   baseUrl: string;
+  /** GET /metrics on the API's own metrics port. */
+  metricsUrl: string;
   queuePrefix: string;
   logFile: string;
   stop(): Promise<void>;
@@ -16,7 +18,7 @@ export interface PrivateApi {
 export async function startPrivateApi(env: Record<string, string> = {}): Promise<PrivateApi> {
   const queuePrefix = unique('sbt-wk');
   const api: ApiProcess = await startApi({ ...process.env, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn', ...env }, queuePrefix);
-  return { baseUrl: api.baseUrl, queuePrefix, logFile: api.logFile, stop: () => stopApi(api.child) };
+  return { baseUrl: api.baseUrl, metricsUrl: api.metricsUrl, queuePrefix, logFile: api.logFile, stop: () => stopApi(api.child) };
 }
 
 export interface Reply<T> {

@@ -111,7 +111,7 @@ export class AgentsController {
   @Post(':id/publish')
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
-  @ApiOperation({ summary: 'Validate the draft with the engine and publish it as version N+1 (422 flow-configuration with the JSON path otherwise)' })
+  @ApiOperation({ summary: 'Validate the draft with the engine and publish it as version N+1 (422 flow-configuration, or a provider-* code for a base URL the worker would refuse, with the JSON path otherwise)' })
   publish(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<PublishResult> {
     if (!isUuid(id)) throw new ResourceNotFoundError('agent', id);
     return this.publishAgent.execute(user, id);

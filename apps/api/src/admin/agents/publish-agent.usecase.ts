@@ -1,7 +1,10 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { FlowConfigurationError, type FlowWarning } from '@falai/agent';
+import { checkProviderEndpoint, ProviderEndpointError, type AgentConfig } from '@switchboard/agent-config';
+import type { Env } from '@switchboard/config';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import { UnprocessableError } from '../../common/errors';
+import { ENV } from '../../config/env.module';
 import { ResourceNotFoundError } from '../admin-errors';
 import type { AdminUser } from '../auth/admin-user';
 import { adminTransaction } from '../common/admin-transaction';
@@ -15,6 +18,13 @@ import { validateForPublish, type PublishCheck } from './validate-for-publish';
 export class FlowConfigurationRejectedError extends UnprocessableError {
   constructor(err: FlowConfigurationError) {
     super('flow-configuration', err.message, { path: err.path, pointer: err.pointer, where: err.where, engineCode: err.code });
+  }
+}
+
+/** 422 for a provider endpoint the worker would refuse to call (checkProviderEndpoint), at the path of the offending value. */
+export class ProviderEndpointRejectedError extends UnprocessableError {
+  constructor(err: ProviderEndpointError) {
+    super(err.code, err.message, { path: err.path });
   }
 }
 
@@ -33,7 +43,14 @@ export interface PublishResult {
  */
 @Injectable()
 export class PublishAgent {
-  constructor(private readonly prisma: PrismaService) {}
+  private readonly allowedHosts: ReadonlySet<string>;
+
+  constructor(
+    private readonly prisma: PrismaService,
+    @Inject(ENV) env: Env,
+  ) {
+    this.allowedHosts = new Set(env.OUTBOUND_ALLOWED_HOSTS);
+  }
 
   /** The same checks as a publish, writing nothing: for editors that show problems before publishing. */
   check(user: AdminUser, agentId: string): Promise<{ agentId: string; warnings: FlowWarning[] }> {
@@ -83,6 +100,19 @@ export class PublishAgent {
       throw err;
     }
     await assertCredentialOfTenant(tx, tenantId, check.config, []);
+    await this.assertProviderEndpoint(tx, tenantId, check.config);
     return check;
+  }
+
+  /** The worker's own rule (checkProviderEndpoint), so nothing it would refuse to call is published. */
+  private async assertProviderEndpoint(tx: Prisma.TransactionClient, tenantId: string, config: AgentConfig): Promise<void> {
+    const id = config.provider.credentialId;
+    const credential = id ? await tx.providerCredential.findFirst({ where: { id, tenantId }, select: { kind: true, baseURL: true } }) : null;
+    try {
+      await checkProviderEndpoint(config.provider, { credential, allowedHosts: this.allowedHosts });
+    } catch (err) {
+      if (err instanceof ProviderEndpointError) throw new ProviderEndpointRejectedError(err);
+      throw err;
+    }
   }
 }

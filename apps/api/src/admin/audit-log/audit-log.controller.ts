@@ -9,6 +9,7 @@ import type { AdminUser } from '../auth/admin-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { listReply } from '../common/list-reply';
+import { redactSecrets } from '../common/audit';
 import { dateBoundFilter, isUuid, textEqualsFilter, uuidFilter } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
@@ -61,7 +62,7 @@ export class AuditLogController {
     const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
       Promise.all([tx.auditLog.findMany({ where: scoped, orderBy, skip, take, select: auditSelect }), tx.auditLog.count({ where: scoped })]),
     );
-    return listReply(reply, 'audit-log', skip, rows, total);
+    return listReply(reply, 'audit-log', skip, rows.map(redactedOnRead), total);
   }
 
   @Get(':id')
@@ -70,6 +71,11 @@ export class AuditLogController {
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string) {
     const row = isUuid(id) ? await this.prisma.auditLog.findFirst({ where: { id, ...tenantScope(user) }, select: auditSelect }) : null;
     if (!row) throw new ResourceNotFoundError('audit entry', id);
-    return row;
+    return redactedOnRead(row);
   }
+}
+
+/** Entries written before a redaction rule existed (a webhook URL with user:pass@) are shown by today's rules. */
+function redactedOnRead<R extends { before: unknown; after: unknown }>(row: R): R {
+  return { ...row, before: redactSecrets(row.before), after: redactSecrets(row.after) };
 }

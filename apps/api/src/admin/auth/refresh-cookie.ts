@@ -34,7 +34,7 @@ export class RefreshCookie {
   }
 
   private attributes(request: FastifyRequest) {
-    // request.protocol honours X-Forwarded-Proto: the API trusts the proxy in front of it.
+    // request.protocol honours X-Forwarded-Proto only from a proxy TRUST_PROXY names.
     const secure = this.env.AUTH_COOKIE_SECURE === 'always' || request.protocol === 'https';
     return { httpOnly: true, sameSite: 'strict' as const, path: REFRESH_COOKIE_PATH, secure };
   }

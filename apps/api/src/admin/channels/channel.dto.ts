@@ -1,4 +1,5 @@
 import type { Prisma } from '@switchboard/db';
+import { maskUrlCredentials } from '@switchboard/outbound';
 import { ADAPTER_KINDS, adapterKindOfUrl, DEFAULT_SECRET_GRACE_SECONDS, MAX_SECRET_GRACE_SECONDS } from '@switchboard/webhooks';
 import { z } from 'zod';
 import { textContainsFilter, uuidFilter } from '../list-query/filters';
@@ -37,7 +38,8 @@ export function toChannelDto({ webhookSecretEncrypted, webhookSecretPreviousExpi
   return {
     ...rest,
     // A platform channel's replies go through its adapter: the internal address is not a URL to show.
-    webhookUrl: adapterKindOfUrl(rest.webhookUrl) ? null : rest.webhookUrl,
+    // A URL with credentials: saving one is refused; one stored before that rule is shown masked (https://***@host/).
+    webhookUrl: rest.webhookUrl === null || adapterKindOfUrl(rest.webhookUrl) ? null : maskUrlCredentials(rest.webhookUrl),
     hasSecrets: secretsEncrypted !== null,
     hasWebhookSecret: webhookSecretEncrypted !== null,
     webhookSecretPreviousExpiresAt: webhookSecretPreviousExpiresAt && webhookSecretPreviousExpiresAt > now ? webhookSecretPreviousExpiresAt : null,

@@ -13,6 +13,7 @@ import { Roles } from '../auth/roles.decorator';
 import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
 import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
+import { refuseUrlCredentials, WEBHOOK_CREDENTIAL_FIX } from '../common/url-credentials';
 import { listReply } from '../common/list-reply';
 import { SECRET_CONTEXTS, SecretBox } from '../common/secret-box';
 import { targetTenant } from '../common/tenant-target';
@@ -82,6 +83,7 @@ export class ChannelsController {
   @ApiOperation({ summary: 'Create a channel for an agent; answers its webhook signing secret once (webhookSecret)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody, @Req() req: FastifyRequest) {
     const tenantId = targetTenant(user, body.tenantId);
+    refuseUrlCredentials(body.webhookUrl, 'webhookUrl', WEBHOOK_CREDENTIAL_FIX);
     const secret = newWebhookSecret();
     const widget = body.kind === 'widget' ? { settings: parseWidgetChannelSettings(body.settings, this.env.NODE_ENV), publicId: newWidgetPublicId() } : null;
     const kind = body.kind;
@@ -120,6 +122,7 @@ export class ChannelsController {
     @Body(new ZodValidationPipe(updateChannelBody)) body: UpdateChannelBody,
     @Req() req: FastifyRequest,
   ) {
+    refuseUrlCredentials(body.webhookUrl, 'webhookUrl', WEBHOOK_CREDENTIAL_FIX);
     const updated = await adminTransaction(this.prisma, user, async (tx) => {
       const row = await this.find(user, id, tx);
       const before = toChannelDto(row);

@@ -22,4 +22,16 @@ describe('redactSecrets', () => {
       big: '5',
     });
   });
+
+  it('masks the user name and password of any URL, and leaves other URLs and text alone', () => {
+    expect(
+      redactSecrets({
+        webhookUrl: 'https://u:p4ss@hooks.example.test/in?x=1',
+        list: ['http://only-user@h.example.test/', 'https://plain.example.test/a@b', 'mailto:someone@example.test', 'a@b'],
+      }),
+    ).toEqual({
+      webhookUrl: 'https://***@hooks.example.test/in?x=1',
+      list: ['http://***@h.example.test/', 'https://plain.example.test/a@b', 'mailto:someone@example.test', 'a@b'],
+    });
+  });
 });

@@ -1,12 +1,21 @@
 import type { Prisma } from '@switchboard/db';
+import { maskUrlCredentials } from '@switchboard/outbound';
 import type { AdminUser } from '../auth/admin-user';
 
 /** Keys whose values never reach the audit log, whatever the entity. */
 const SECRET_KEYS = /secret|password|keyhash|token|^key$|encrypted/i;
 export const REDACTED = '[redacted]';
 
-/** A copy of `value` with every secret-looking key's value replaced, at any depth. */
+/** A URL with something before an @ in its authority: maybe user:pass@ (checked by maskUrlCredentials). */
+const URL_WITH_USERINFO = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*@/i;
+
+/**
+ * A copy of `value` with every secret-looking key's value replaced, and the user name and
+ * password of any URL masked (https://***@host/), at any depth. Run on write and again on read,
+ * so rows written before a rule was added are shown by the current one.
+ */
 export function redactSecrets(value: unknown): unknown {
+  if (typeof value === 'string') return URL_WITH_USERINFO.test(value) ? maskUrlCredentials(value) : value;
   if (Array.isArray(value)) return value.map(redactSecrets);
   if (value instanceof Date) return value.toISOString();
   if (typeof value === 'bigint') return value.toString();

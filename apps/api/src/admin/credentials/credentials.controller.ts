@@ -12,6 +12,7 @@ import { Roles } from '../auth/roles.decorator';
 import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
 import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
+import { PROVIDER_CREDENTIAL_FIX, refuseUrlCredentials } from '../common/url-credentials';
 import { listReply } from '../common/list-reply';
 import { isUniqueViolation } from '../common/prisma-errors';
 import { SECRET_CONTEXTS, SecretBox } from '../common/secret-box';
@@ -105,6 +106,7 @@ export class CredentialsController {
   @ApiOperation({ summary: 'Store a provider key (encrypted; write-only)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {
     const tenantId = targetTenant(user, body.tenantId);
+    refuseUrlCredentials(body.baseURL, 'baseURL', PROVIDER_CREDENTIAL_FIX);
     try {
       return await adminTransaction(this.prisma, user, async (tx) => {
         const row = await tx.providerCredential.create({
@@ -131,6 +133,7 @@ export class CredentialsController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Rename, change baseURL, or replace the secret of a credential' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {
+    refuseUrlCredentials(body.baseURL, 'baseURL', PROVIDER_CREDENTIAL_FIX);
     try {
       return await adminTransaction(this.prisma, user, async (tx) => {
         const before = toDto(await this.find(user, id, tx));

@@ -1,3 +1,4 @@
+import { maskUrlCredentials } from '@switchboard/outbound';
 import type { Prisma } from '@switchboard/db';
 import { FALLBACK_MESSAGE_KIND } from '@switchboard/webhooks';
 import { dateBoundFilter, enumFilter, uuidFilter } from '../list-query/filters';
@@ -73,17 +74,7 @@ function deliveryType(kind: string | null, payload: unknown): string {
 }
 
 /**
- * A webhook URL may carry basic-auth credentials (https://user:pass@host/...). The signing
- * secret is never part of a delivery, but those would be a secret too: they are masked.
+ * A webhook URL stored before user:pass@ was refused at save may still carry them; a delivery
+ * copied it, so it is masked here too (the same masking as everywhere, @switchboard/outbound).
  */
-export function withoutCredentials(url: string): string {
-  try {
-    const u = new URL(url);
-    if (!u.username && !u.password) return url;
-    u.username = '***';
-    u.password = '';
-    return u.toString();
-  } catch {
-    return url;
-  }
-}
+export const withoutCredentials = maskUrlCredentials;

@@ -50,11 +50,17 @@ export function textContainsFilter<K extends string>(field: K, maxLength = 200) 
   };
 }
 
-/** An ISO date or date-time; `gte` for "since", `lte` for "until". */
+/**
+ * An ISO date or date-time; `gte` for "since", `lte` for "until". Years 1 to 9999 only: Postgres
+ * has no year 0, and the driver writes other years in a form (`-000001-…`, `+010000-…`) that it
+ * refuses with an error, which must be a 400 rather than a 500.
+ */
 export function dateBoundFilter<K extends string>(field: K, bound: 'gte' | 'lte') {
   return (value: unknown): Record<K, { gte: Date } | { lte: Date }> => {
     const date = typeof value === 'string' ? new Date(value) : undefined;
     if (!date || Number.isNaN(date.getTime())) throw new FilterValueError('must be an ISO 8601 date.');
+    const year = date.getUTCFullYear();
+    if (year < 1 || year > 9999) throw new FilterValueError(`must be a date between the years 1 and 9999 (got year ${year}).`);
     return { [field]: { [bound]: date } } as Record<K, { gte: Date } | { lte: Date }>;
   };
 }

@@ -1,5 +1,6 @@
+import { InvalidCharactersError } from '../../common/errors/http-errors';
 import { InvalidListQueryError } from '../admin-errors';
-import { enumFilter, uuidFilter } from './filters';
+import { dateBoundFilter, enumFilter, uuidFilter } from './filters';
 import { contentRange, MAX_PAGE_SIZE, parseListQuery, type ListSpec } from './list-query';
 
 const spec: ListSpec<Record<string, unknown>> = {
@@ -7,7 +8,7 @@ const spec: ListSpec<Record<string, unknown>> = {
   sortFields: ['createdAt', 'name', 'id'],
   defaultSort: ['createdAt', 'desc'],
   tieBreaker: 'id',
-  filters: { id: uuidFilter('id'), status: enumFilter('status', ['on', 'off'] as const) },
+  filters: { id: uuidFilter('id'), status: enumFilter('status', ['on', 'off'] as const), q: (v) => ({ q: v }), createdAt_gte: dateBoundFilter('createdAt', 'gte') },
 };
 const ID = '3f1b7a52-9c1e-4d7a-8a47-0d6f3f1b7a52';
 
@@ -15,7 +16,7 @@ function codeOf(query: Record<string, unknown>): string {
   try {
     parseListQuery(query, spec);
   } catch (err) {
-    if (err instanceof InvalidListQueryError) return err.code;
+    if (err instanceof InvalidListQueryError || err instanceof InvalidCharactersError) return err.code;
     throw err;
   }
   throw new Error('expected a rejection');
@@ -40,6 +41,12 @@ describe('parseListQuery', () => {
     expect(parseListQuery({ sort: '["id","DESC"]' }, spec).orderBy).toEqual([{ id: 'desc' }]);
   });
 
+  it('keeps dates at the edges Postgres stores', () => {
+    const q = parseListQuery({ filter: '{"createdAt_gte":"0001-01-01T00:00:00Z"}' }, spec);
+    expect(q.where).toEqual([{ createdAt: { gte: new Date('0001-01-01T00:00:00Z') } }]);
+    expect(() => dateBoundFilter('createdAt', 'lte')('9999-12-31T23:59:59.999Z')).not.toThrow();
+  });
+
   it('takes a list of ids for getMany', () => {
     expect(parseListQuery({ filter: JSON.stringify({ id: [ID, ID] }) }, spec).where).toEqual([{ id: { in: [ID, ID] } }]);
   });
@@ -58,6 +65,13 @@ describe('parseListQuery', () => {
     [{ filter: `{"id":${JSON.stringify(Array(MAX_PAGE_SIZE + 1).fill(ID))}}` }, 'invalid-filter'],
     [{ filter: '{"tenantId":"x"}' }, 'invalid-filter'],
     [{ embed: '[]' }, 'unknown-query-parameter'],
+    // Dates Postgres cannot store (no year 0, nothing past 9999 in the driver's form).
+    [{ filter: '{"createdAt_gte":"0000-01-01"}' }, 'invalid-filter'],
+    [{ filter: '{"createdAt_gte":"-000001-01-01T00:00:00Z"}' }, 'invalid-filter'],
+    [{ filter: '{"createdAt_gte":"+010000-01-01T00:00:00Z"}' }, 'invalid-filter'],
+    // JSON escapes for text Postgres cannot store, which only exist once the filter is parsed.
+    [{ filter: '{"q":"a\\u0000b"}' }, 'invalid-characters'],
+    [{ filter: '{"q":"\\ud800"}' }, 'invalid-characters'],
   ])('rejects %j with %s', (query, code) => {
     expect(codeOf(query)).toBe(code);
   });

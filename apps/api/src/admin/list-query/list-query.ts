@@ -1,3 +1,5 @@
+import { InvalidCharactersError } from '../../common/errors/http-errors';
+import { findUnstorable } from '../../common/validation/storable-text';
 import { InvalidListQueryError } from '../admin-errors';
 
 // react-admin's simple-REST dialect (ra-data-simple-rest):
@@ -106,6 +108,9 @@ function parseFilter<Where>(raw: unknown, spec: ListSpec<Where>): Where[] {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) {
     throw new InvalidListQueryError('invalid-filter', '"filter" must be a JSON object.');
   }
+  // JSON escapes (\u0000, \ud800) reach here only after parsing, past the check on raw values.
+  const unstorable = findUnstorable(value, 'filter');
+  if (unstorable) throw new InvalidCharactersError('query', unstorable.path, unstorable.reason);
   const where: Where[] = [];
   for (const [key, v] of Object.entries(value)) {
     // Own keys only: `toString` or `constructor` must not find Object.prototype's functions.

@@ -1,5 +1,6 @@
 import Ajv from 'ajv';
 import type { Prisma } from '@switchboard/db';
+import { maskUrlCredentials } from '@switchboard/outbound';
 import { z } from 'zod';
 
 const ajv = new Ajv({ strict: false });
@@ -99,5 +100,6 @@ export interface HttpToolDto extends Omit<HttpToolRow, 'secretHeadersEncrypted'>
 
 /** `secretHeaderNames` is read from the decrypted map by the caller (names are not secret). */
 export function toHttpToolDto({ secretHeadersEncrypted: _, ...row }: HttpToolRow, secretHeaderNames: string[]): HttpToolDto {
-  return { ...row, kind: 'http', secretHeaderNames };
+  // Saving user:pass@ is refused; one stored before that rule is shown masked (https://***@host/).
+  return { ...row, url: maskUrlCredentials(row.url), kind: 'http', secretHeaderNames };
 }

@@ -4,6 +4,7 @@ import { AlreadyExistsError, InUseError, ResourceNotFoundError } from '../admin-
 import type { AdminUser } from '../auth/admin-user';
 import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
+import { HTTP_TOOL_CREDENTIAL_FIX, refuseUrlCredentials } from '../common/url-credentials';
 import { isUniqueViolation } from '../common/prisma-errors';
 import { SECRET_CONTEXTS, SecretBox } from '../common/secret-box';
 import { targetTenant } from '../common/tenant-target';
@@ -41,6 +42,7 @@ export class HttpToolsService {
 
   async create(user: AdminUser, body: CreateHttpToolBody): Promise<HttpToolDto> {
     const tenantId = targetTenant(user, body.tenantId);
+    refuseUrlCredentials(body.url, 'url', HTTP_TOOL_CREDENTIAL_FIX);
     const { secretHeaders, tenantId: _, ...rest } = body;
     try {
       return await adminTransaction(this.prisma, user, async (tx) => {
@@ -69,6 +71,7 @@ export class HttpToolsService {
   }
 
   async update(user: AdminUser, id: string, body: UpdateHttpToolBody): Promise<HttpToolDto> {
+    refuseUrlCredentials(body.url, 'url', HTTP_TOOL_CREDENTIAL_FIX);
     return adminTransaction(this.prisma, user, async (tx) => {
       const beforeRow = await this.find(user, id, tx);
       const { secretHeaders, parameters, headers, ...rest } = body;

@@ -14,6 +14,7 @@ import { FilterValueError, parseListQuery, type ListSpec } from '../list-query/l
 import { tenantScope } from '../tenant-scope';
 import { HttpToolsService } from './http-tools.service';
 import { agentsUsingTools, type AgentRef } from './used-by';
+import { maskUrlCredentials } from '@switchboard/outbound';
 
 /** One tool an agent may allow: a worker code tool (shared) or a tenant's HTTP tool. */
 export interface ToolDto {
@@ -138,7 +139,7 @@ export class ToolsController {
           destructive: t.destructive,
           // An HTTP tool id means this tool only inside its own tenant.
           usedBy: (usedBy.get(t.toolId) ?? []).filter((a) => a.tenantId === t.tenantId),
-          url: t.url,
+          url: maskUrlCredentials(t.url),
           method: t.method,
         }),
       ),

@@ -1,11 +1,10 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Query, Res, UseGuards } from '@nestjs/common';
 import { z } from 'zod';
-import { monthToDateUsage, quotaState, type QuotaState } from '../../limits/monthly-usage';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { ResourceNotFoundError } from '../admin-errors';
 import { targetTenant } from '../common/tenant-target';
-import { addBuckets, PrismaService, type Prisma } from '@switchboard/db';
+import { addBuckets, monthToDateUsage, PrismaService, quotaState, type Prisma, type QuotaState } from '@switchboard/db';
 import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -25,6 +24,8 @@ function dayBound(bound: 'gte' | 'lte') {
     if (typeof value !== 'string' || !/^\d{4}-\d{2}-\d{2}$/.test(value) || Number.isNaN(Date.parse(`${value}T00:00:00Z`))) {
       throw new FilterValueError('must be a day as YYYY-MM-DD.');
     }
+    // Postgres has no year 0 (the only four-digit year it cannot store).
+    if (value.startsWith('0000')) throw new FilterValueError('must be a day between the years 1 and 9999.');
     return { day: { [bound]: new Date(`${value}T00:00:00Z`) } };
   };
 }

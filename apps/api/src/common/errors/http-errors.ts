@@ -95,3 +95,18 @@ export class TooManyRequestsError extends ApiError {
     super(message, details);
   }
 }
+
+/**
+ * Text Postgres cannot store (a NUL, a lone UTF-16 surrogate) in a body, query, path or header
+ * value. Refused before anything runs, naming the field, rather than stored changed or a 500.
+ */
+export class InvalidCharactersError extends ApiError {
+  readonly status = 400;
+  readonly code = 'invalid-characters';
+  constructor(location: NonNullable<ErrorDetail['location']>, path: string, reason: string) {
+    const field = path ? `${location}.${path}` : location;
+    super(`${field} ${reason}; remove it and send the text again.`, [
+      { location, path, issue: 'invalid-characters', message: `${field} ${reason}.` } satisfies ErrorDetail,
+    ]);
+  }
+}

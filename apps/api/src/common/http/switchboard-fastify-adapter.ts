@@ -1,10 +1,13 @@
 import { FastifyAdapter } from '@nestjs/platform-fastify';
-import { answerFrameworkError, useFastifyErrorHandler } from './fastify-error-handler';
+import type { TrustProxy } from '@switchboard/config';
+import { answerClientError, answerFrameworkError, useFastifyErrorHandler } from './fastify-error-handler';
 import { useJsonBodyParser } from './json-body-parser';
 import { requestIdOf, useRequestIdHeader } from './request-id';
+import { useStorableTextCheck } from './storable-input';
 
 /**
- * Nest's Fastify adapter with our JSON parser and error handler installed before any route.
+ * Nest's Fastify adapter with our JSON parser, error handler and the check for text Postgres
+ * cannot store (storable-input.ts) installed before any route.
  * Nest's own late `setErrorHandler` call is ignored: it would not reach the routes anyway
  * (see fastify-error-handler.ts) and would only make Fastify warn about an override.
  *
@@ -15,11 +18,19 @@ import { requestIdOf, useRequestIdHeader } from './request-id';
 export class SwitchboardFastifyAdapter extends FastifyAdapter {
   private closing = false;
 
-  constructor(opts: { bodyLimit: number }) {
-    super({ bodyLimit: opts.bodyLimit, trustProxy: true, genReqId: requestIdOf, frameworkErrors: answerFrameworkError });
+  /** `trustProxy`: TRUST_PROXY (see env.schema): whose X-Forwarded-For / -Proto count. */
+  constructor(opts: { bodyLimit: number; trustProxy: TrustProxy }) {
+    super({
+      bodyLimit: opts.bodyLimit,
+      trustProxy: opts.trustProxy,
+      genReqId: requestIdOf,
+      frameworkErrors: answerFrameworkError,
+      clientErrorHandler: answerClientError,
+    });
     useRequestIdHeader(this.getInstance());
     useJsonBodyParser(this.getInstance(), opts.bodyLimit);
     useFastifyErrorHandler(this.getInstance());
+    useStorableTextCheck(this.getInstance());
     this.getInstance().addHook('onSend', async (_request, reply, payload) => {
       if (this.closing) void reply.header('connection', 'close');
       return payload;

@@ -3,7 +3,7 @@ import https from 'node:https';
 import { Injectable } from '@nestjs/common';
 import { ErrorCode, LogLevel, WebClient, type WebAPICallError } from '@slack/web-api';
 import type { SlackSettings } from '@switchboard/webhooks';
-import { assertAllowedLiteral, guardedLookup } from '../../http-tools/address-guard';
+import { assertAllowedLiteral, guardedLookup } from '@switchboard/outbound';
 import type { ChannelAdapter, ReplyContext } from '../channel-adapter';
 import { ChannelAdapterFor } from '../channel-adapter-for.decorator';
 import { toSlackMrkdwn } from '../format-text';

@@ -5,6 +5,8 @@ import { DEFAULT_TIMEOUT_MS } from '../attempt';
 import { ProviderConfigurationError } from '../provider-configuration-error';
 import { parseRetryAfter, resolveRetryPolicy, type RetryPolicy } from '../retry';
 import { runRound, runStreamRound, type RoundOptions } from '../round';
+import { scrubProviderError, scrubStreamErrors } from '../scrub-secrets';
+import type { FetchLike } from '../transport';
 import { mapGeminiError } from './map-error';
 import { fromGenerateContentResponse, responseAccumulator } from './map-reply';
 import { toGeminiRequest, type GeminiRequest } from './map-request';
@@ -22,6 +24,8 @@ export interface GeminiProviderOptions {
   retry?: Partial<RetryPolicy>;
   /** Provider name reported in traces. Default "gemini". */
   name?: string;
+  /** The transport every request goes through (the host's outbound guard); global fetch when absent. */
+  fetch?: FetchLike;
 }
 
 export class GeminiProvider implements AiProvider {
@@ -31,6 +35,9 @@ export class GeminiProvider implements AiProvider {
   private readonly timeoutMs: number;
   private readonly policy: RetryPolicy;
   private readonly signatures = new ThoughtSignatures();
+  /** Cut out of every error message this provider lets out (scrub-secrets.ts). */
+  private readonly secrets: string[];
+  private readonly fetch: FetchLike;
 
   constructor(options: GeminiProviderOptions) {
     if (!options.model?.trim()) throw new ProviderConfigurationError('provider-model-missing', 'GeminiProvider needs a `model`, e.g. "gemini-2.5-flash".');
@@ -41,6 +48,8 @@ export class GeminiProvider implements AiProvider {
     this.model = options.model;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.policy = resolveRetryPolicy(options.maxRetries, options.retry);
+    this.secrets = [options.apiKey];
+    this.fetch = options.fetch ?? fetch;
     this.client = new (genaiSdk().GoogleGenAI)({
       apiKey: options.apiKey,
       // Always the Gemini Developer API, whatever GOOGLE_GENAI_USE_VERTEXAI says.
@@ -52,18 +61,20 @@ export class GeminiProvider implements AiProvider {
 
   generate(req: ModelRequest): Promise<ModelReply> {
     const request = this.request(req);
-    const failed = new FailedResponse();
+    const failed = new FailedResponse(this.fetch);
     return runRound(async (signal) => {
       failed.reset();
       const response = await this.client.models.generateContent(withTransport(request, signal, failed));
       return fromGenerateContentResponse(response, req.schema !== undefined, this.signatures);
-    }, this.roundOptions(req, failed));
+    }, this.roundOptions(req, failed)).catch((err: unknown) => {
+      throw scrubProviderError(err, this.secrets);
+    });
   }
 
   stream(req: ModelRequest): AsyncIterable<StreamChunk> {
     const request = this.request(req);
-    const failed = new FailedResponse();
-    return runStreamRound<GenerateContentResponse>({
+    const failed = new FailedResponse(this.fetch);
+    const chunks = runStreamRound<GenerateContentResponse>({
       ...this.roundOptions(req, failed),
       open: (signal) => {
         failed.reset();
@@ -71,6 +82,7 @@ export class GeminiProvider implements AiProvider {
       },
       accumulator: () => responseAccumulator(req.schema !== undefined, this.signatures),
     });
+    return scrubStreamErrors(chunks, this.secrets);
   }
 
   private request(req: ModelRequest): GeminiRequest {
@@ -89,12 +101,14 @@ export class GeminiProvider implements AiProvider {
 class FailedResponse {
   retryAfterMs: number | undefined;
 
+  constructor(private readonly transport: FetchLike) {}
+
   reset(): void {
     this.retryAfterMs = undefined;
   }
 
   readonly fetch = async (input: Parameters<typeof fetch>[0], init?: RequestInit): Promise<Response> => {
-    const response = await fetch(input, init);
+    const response = await this.transport(input, init);
     if (!response.ok) this.retryAfterMs = parseRetryAfter(response.headers);
     return response;
   };

@@ -1,6 +1,6 @@
 // What @google/genai throws → ProviderError with the kind engine.md §4 maps to an outcome.
 // The SDK's ApiError carries the status and the JSON error body as its message.
-import { isNetworkFailure } from '../network-error';
+import { isNetworkFailure, policyRefusal } from '../network-error';
 import { genaiSdk, type ApiError } from './sdk';
 import { ProviderError, type ProviderErrorKind } from '../../provider';
 
@@ -18,6 +18,8 @@ const DAILY_QUOTA = /per ?day|perday|daily/i;
 export function mapGeminiError(err: unknown, retryAfterHeaderMs?: number, now = Date.now()): ProviderError {
   if (err instanceof ProviderError) return err;
   if (err instanceof genaiSdk().ApiError) return fromApiError(err, retryAfterHeaderMs, now);
+  const refused = policyRefusal(err);
+  if (refused) return new ProviderError({ kind: 'invalid', message: `The request to Gemini was refused before it left: ${refused.message}`, cause: err });
   if ((err as Error)?.name === 'AbortError') return new ProviderError({ kind: 'timeout', message: 'The request to Gemini was aborted.', cause: err });
   // undici: "fetch failed" (refused, reset), "terminated" (body cut); the SDK's stream reader:
   // "Incomplete JSON segment" when the connection dropped inside an event.

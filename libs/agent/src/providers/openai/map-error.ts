@@ -1,7 +1,7 @@
 // What the openai SDK throws → ProviderError with the kind engine.md §4 maps to an outcome.
 import type { APIError } from 'openai';
 import { ProviderError, type ProviderErrorKind } from '../../provider';
-import { isNetworkFailure } from '../network-error';
+import { isNetworkFailure, policyRefusal } from '../network-error';
 import { parseRetryAfter } from '../retry';
 import { openaiSdk } from './sdk';
 
@@ -15,6 +15,8 @@ export function mapOpenAIError(err: unknown): ProviderError {
   // Order matters: the timeout and abort errors are subclasses of APIError.
   if (err instanceof APIConnectionTimeoutError) return new ProviderError({ kind: 'timeout', message: 'The request to the OpenAI server timed out.', cause: err });
   if (err instanceof APIUserAbortError) return new ProviderError({ kind: 'timeout', message: 'The request was aborted.', cause: err });
+  const refused = policyRefusal(err);
+  if (refused) return new ProviderError({ kind: 'invalid', message: `The request to the OpenAI server was refused before it left: ${refused.message}`, cause: err });
   if (err instanceof APIConnectionError) {
     return new ProviderError({ kind: 'network', message: `Could not reach the OpenAI server: ${causeMessage(err)}`, cause: err });
   }

@@ -7,6 +7,8 @@ import { DEFAULT_TIMEOUT_MS } from '../attempt';
 import { ProviderConfigurationError } from '../provider-configuration-error';
 import { resolveRetryPolicy, type RetryPolicy } from '../retry';
 import { runRound, runStreamRound, type RoundOptions } from '../round';
+import { scrubProviderError, scrubStreamErrors } from '../scrub-secrets';
+import type { FetchLike } from '../transport';
 import { mapOpenAIError } from './map-error';
 import { openaiSdk } from './sdk';
 import { chunkAccumulator, fromChatCompletion } from './map-reply';
@@ -17,7 +19,8 @@ export interface OpenAIProviderOptions {
   model: string;
   /** Any OpenAI-compatible server, e.g. `http://127.0.0.1:11434/v1` for Ollama. */
   baseURL?: string;
-  defaultHeaders?: Record<string, string>;
+  /** Sent with every request; a null value removes a header the SDK would add (Authorization for a server without keys). */
+  defaultHeaders?: Record<string, string | null>;
   /** Per attempt; while streaming, the longest silence between chunks. Default 60 s; 0 disables. */
   timeoutMs?: number;
   /** Retries inside one round for retryable failures. Default 2. */
@@ -31,6 +34,8 @@ export interface OpenAIProviderOptions {
   retry?: Partial<RetryPolicy>;
   /** Provider name reported in traces. Default "openai". */
   name?: string;
+  /** The transport every request goes through (the host's outbound guard); global fetch when absent. */
+  fetch?: FetchLike;
 }
 
 export class OpenAIProvider implements AiProvider {
@@ -41,6 +46,8 @@ export class OpenAIProvider implements AiProvider {
   private readonly policy: RetryPolicy;
   private readonly responseFormat: ResponseFormatMode;
   private readonly strictSchema: boolean;
+  /** Cut out of every error message this provider lets out (scrub-secrets.ts). */
+  private readonly secrets: string[];
 
   constructor(options: OpenAIProviderOptions) {
     if (!options.model?.trim()) throw new ProviderConfigurationError('provider-model-missing', 'OpenAIProvider needs a `model`, e.g. "gpt-4.1-mini".');
@@ -59,6 +66,7 @@ export class OpenAIProvider implements AiProvider {
     this.policy = resolveRetryPolicy(options.maxRetries, options.retry);
     this.responseFormat = options.responseFormat ?? 'json_schema';
     this.strictSchema = options.strictSchema ?? false;
+    this.secrets = [options.apiKey];
     this.client = new (openaiSdk().OpenAI)({
       apiKey: options.apiKey,
       baseURL: options.baseURL,
@@ -72,6 +80,7 @@ export class OpenAIProvider implements AiProvider {
       organization: null,
       project: null,
       adminAPIKey: null,
+      ...(options.fetch && { fetch: options.fetch }),
     });
   }
 
@@ -80,16 +89,19 @@ export class OpenAIProvider implements AiProvider {
     return runRound(async (signal) => {
       const completion: ChatCompletion = await this.client.chat.completions.create({ ...body, stream: false }, { signal });
       return fromChatCompletion(completion, req.schema !== undefined);
-    }, this.roundOptions(req));
+    }, this.roundOptions(req)).catch((err: unknown) => {
+      throw scrubProviderError(err, this.secrets);
+    });
   }
 
   stream(req: ModelRequest): AsyncIterable<StreamChunk> {
     const body = this.body(req);
-    return runStreamRound<ChatCompletionChunk>({
+    const chunks = runStreamRound<ChatCompletionChunk>({
       ...this.roundOptions(req),
       open: (signal) => this.client.chat.completions.create({ ...body, stream: true, stream_options: { include_usage: true } }, { signal }),
       accumulator: () => chunkAccumulator(req.schema !== undefined),
     });
+    return scrubStreamErrors(chunks, this.secrets);
   }
 
   private body(req: ModelRequest) {

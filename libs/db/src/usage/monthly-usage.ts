@@ -1,4 +1,4 @@
-import type { PrismaClient } from '@switchboard/db';
+import type { PrismaClient } from '../generated/prisma/client';
 
 export interface MonthlyUsage {
   llmCalls: number;

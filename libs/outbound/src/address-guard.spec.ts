@@ -1,5 +1,5 @@
 import { lookup, type LookupAddress } from 'node:dns';
-import { assertAllowedLiteral, ForbiddenAddressError, guardedLookup, isForbiddenAddress, type Resolve } from './address-guard';
+import { assertAllowedHost, assertAllowedLiteral, ForbiddenAddressError, guardedLookup, isForbiddenAddress, type Resolve } from './address-guard';
 
 /** Runs a lookup function the way net.connect does and reports what it answered. */
 function runLookup(resolve: Resolve, host: string, allowed: string[] = [], options: { all?: boolean; family?: number } = { all: true }) {
@@ -93,5 +93,22 @@ describe('HTTP tool address guard', () => {
     await expect(runLookup(rebinding, 'rebind.test')).resolves.toEqual([{ address: '8.8.8.8', family: 4 }]);
     expect(asked).toBe(1);
     await expect(runLookup(rebinding, 'rebind.test')).rejects.toThrow(ForbiddenAddressError);
+  });
+});
+
+describe('assertAllowedHost (the check at save or publish)', () => {
+  const answer = (address: string): Resolve => (_h, cb) => cb(null, [{ address, family: address.includes(':') ? 6 : 4 }]);
+
+  it('refuses a forbidden literal and a name that resolves to a forbidden address, unless allow-listed', async () => {
+    await expect(assertAllowedHost('169.254.169.254', new Set())).rejects.toBeInstanceOf(ForbiddenAddressError);
+    await expect(assertAllowedHost('[::1]', new Set())).rejects.toBeInstanceOf(ForbiddenAddressError);
+    await expect(assertAllowedHost('llm.internal', new Set(), { resolve: answer('10.0.0.5') })).rejects.toThrow(/llm\.internal \(10\.0\.0\.5\)/);
+    await expect(assertAllowedHost('llm.internal', new Set(['llm.internal']), { resolve: answer('10.0.0.5') })).resolves.toBeUndefined();
+    await expect(assertAllowedHost('api.example.com', new Set(), { resolve: answer('93.184.215.14') })).resolves.toBeUndefined();
+  });
+
+  it('lets a name through when DNS fails or does not answer in time (the connection checks it then)', async () => {
+    await expect(assertAllowedHost('gone.example.test', new Set(), { resolve: (_h, cb) => cb(Object.assign(new Error('ENOTFOUND'), { code: 'ENOTFOUND' }), []) })).resolves.toBeUndefined();
+    await expect(assertAllowedHost('slow.example.test', new Set(), { resolve: () => undefined, timeoutMs: 20 })).resolves.toBeUndefined();
   });
 });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@switchboard/db';
+import { PrismaService } from '../prisma.service';
 import { monthToDateUsage, quotaState, type QuotaState } from './monthly-usage';
 
 /**

@@ -1,0 +1,3 @@
+export * from './address-guard';
+export * from './guarded-fetch';
+export * from './url-credentials';
