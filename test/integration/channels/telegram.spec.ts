@@ -126,8 +126,9 @@ describe('Telegram channel', () => {
     const parts = await eventually(async () => sends(1005).length === 4 && sends(1005));
     expect(parts.map((p) => textOf(p).slice(0, 7))).toEqual(['Parte 1', 'Parte 2', 'Parte 3', 'Parte 4']);
     for (const p of parts) expect(textOf(p).length).toBeLessThanOrEqual(4096);
-    const delivery = await s.stack.prisma.delivery.findFirstOrThrow({ where: { channelId, message: { session: { externalKey: '1005' } } } });
-    expect([delivery.status, delivery.partsSent]).toEqual(['delivered', 4]);
+    // The fake records a part before it answers: the worker marks the delivery a moment later.
+    const delivery = await eventually(() => s.stack.prisma.delivery.findFirst({ where: { channelId, status: 'delivered', message: { session: { externalKey: '1005' } } } }));
+    expect(delivery.partsSent).toBe(4);
   });
 
   it('waits out retry_after on a 429 and then delivers once', async () => {
@@ -135,8 +136,8 @@ describe('Telegram channel', () => {
     await deliver(textUpdate(++updateId, 1006, 'Oi'));
     const attempts = await eventually(async () => sends(1006).length === 2 && sends(1006));
     expect(attempts[1].at - attempts[0].at).toBeGreaterThanOrEqual(2000);
-    const delivery = await s.stack.prisma.delivery.findFirstOrThrow({ where: { channelId, message: { session: { externalKey: '1006' } } } });
-    expect([delivery.status, delivery.attempts]).toEqual(['delivered', 2]);
+    const delivery = await eventually(() => s.stack.prisma.delivery.findFirst({ where: { channelId, status: 'delivered', message: { session: { externalKey: '1006' } } } }));
+    expect(delivery.attempts).toBe(2);
   });
 
   it('answers a photo from its description and keeps the file id on the message', async () => {

@@ -10,6 +10,9 @@ import { inboundUrl, mergeAdapterSecrets, newAdapterSecrets, parseAdapterSetting
 import { ChannelSetupFailedError } from './channel-adapter.errors';
 import { ChannelSetupQueue } from './channel-setup.queue';
 
+/** Kinds whose webhook Switchboard registers at the platform itself; the others are pasted by the tenant. */
+const REGISTERS_WEBHOOK: ReadonlySet<AdapterKind> = new Set(['telegram']);
+
 /** The columns a new or edited platform channel gets. */
 export interface PlatformChannelColumns {
   settings: Record<string, unknown>;
@@ -84,6 +87,9 @@ export class PlatformChannelSetup {
     rollback?: () => Promise<unknown>,
   ): Promise<PlatformSetupInfo> {
     const url = inboundUrl(this.env.PUBLIC_API_URL ?? `${req.protocol}://${req.host}`, kind, channelId, made.urlSecret);
+    const pasted = { inboundUrl: url, webhookRegistered: false, ...(made.verifyToken && { verifyToken: made.verifyToken }) };
+    // Nothing to register: no worker round trip, so such a channel can be created while workers are down.
+    if (!REGISTERS_WEBHOOK.has(kind)) return pasted;
     try {
       const result = await this.setupQueue.run({ tenantId, channelId, action: 'connect', webhookUrl: url });
       if (!result.ok) throw new ChannelSetupFailedError(result.error.code, result.error.message);
@@ -95,7 +101,8 @@ export class PlatformChannelSetup {
   }
 
   /** Before delete: removes the webhook at the platform. A refusal is logged, and the delete goes on. */
-  async disconnect(tenantId: string, channelId: string): Promise<{ ok: boolean; error?: string }> {
+  async disconnect(kind: AdapterKind, tenantId: string, channelId: string): Promise<{ ok: boolean; error?: string }> {
+    if (!REGISTERS_WEBHOOK.has(kind)) return { ok: true };
     try {
       const result = await this.setupQueue.run({ tenantId, channelId, action: 'disconnect' });
       if (result.ok) return { ok: true };

@@ -205,7 +205,7 @@ export class ChannelsController {
   async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ChannelDto & { platform?: { ok: boolean; error?: string } }> {
     const found = toChannelDto(await this.find(user, id));
     // The platform stops calling before the channel goes (Telegram's deleteWebhook).
-    const platform = this.platforms.isPlatform(found.kind) ? await this.platforms.disconnect(found.tenantId, id) : undefined;
+    const platform = this.platforms.isPlatform(found.kind) ? await this.platforms.disconnect(found.kind, found.tenantId, id) : undefined;
     const removed = await adminTransaction(this.prisma, user, async (tx) => {
       const before = toChannelDto(await this.find(user, id, tx));
       await tx.channel.delete({ where: { id } });
