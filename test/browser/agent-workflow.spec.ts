@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { createTenant, createUser, unique } from '../integration/admin/support/admin-fixtures';
+import { apiUrl, createTenant, createUser, unique } from '../integration/admin/support/admin-fixtures';
 import type { WorkerProcess } from '../support/worker-process';
 import { buildAgentWithStaleStepTool, chatInPlayground, fixAndPublish, publishAndSeeStepError } from './support/agent-steps';
 import { choose, openConsole, openList } from './support/console-page';
@@ -64,13 +64,22 @@ describe('the console, end to end', () => {
       await page.getByRole('tab', { name: 'Versions' }).click();
       await page.getByTestId('versions').getByRole('row').filter({ hasText: 'owner user' }).waitFor();
 
-      // The playground posts through /v1/messages?wait=15 with its own channel key; the worker
-      // runs the published version: one understand call and one speak call.
+      // The playground runs the saved draft on the worker, with no channel or key: one
+      // understand call and one speak call, shown in the turn's trace.
       const reply = await chatInPlayground(page, agentName, 'quero reservar um quarto');
       expect(reply).toBe('Claro! Em qual cidade e para quantas pessoas?');
-      const turnCalls = page.getByTestId('playground-turns').getByTestId('turn-llm-calls');
+      const turnCalls = page.getByTestId('playground-chat').getByTestId('turn-llm-calls');
       await turnCalls.first().waitFor();
-      await expect(turnCalls.allTextContents()).resolves.toEqual(['2']);
+      expect(await turnCalls.first().textContent()).toContain('2 LLM calls');
+
+      const { key, secret } = await createChannelAndKey(page, agentName);
+      // A customer on the new channel: the usage the dashboard counts (playground turns are not customers).
+      const sent = await fetch(apiUrl('/v1/messages?wait=15'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ session: 'browser-guest', text: 'quero reservar um quarto' }),
+      });
+      expect(((await sent.json()) as { replies: { text: string }[] }).replies.map((r) => r.text)).toEqual(['Claro! Em qual cidade e para quantas pessoas?']);
 
       await page.getByRole('menuitem', { name: 'Dashboard' }).click();
       await page.getByTestId('stat-llmCalls').getByText('2', { exact: true }).waitFor();
@@ -80,18 +89,20 @@ describe('the console, end to end', () => {
       await page.screenshot({ path: join(SCREENSHOTS, 'dashboard.png'), fullPage: true });
 
       await openList(page, 'Sessions');
-      await page.getByRole('row').filter({ hasText: 'playground-' }).click();
+      await page.getByRole('row').filter({ hasText: 'browser-guest' }).click();
       await page.getByTestId('transcript').getByText('Claro! Em qual cidade e para quantas pessoas?').waitFor();
       const turn = page.getByTestId('turns').getByRole('row').filter({ hasText: 'asked' });
       await turn.waitFor();
       expect(await turn.getByRole('cell').allTextContents()).toContain('2');
       await page.screenshot({ path: join(SCREENSHOTS, 'session.png'), fullPage: true });
 
-      const { key, secret } = await createChannelAndKey(page, agentName);
       expect(secret).toMatch(/^whsec_/);
       expect(key.length).toBeGreaterThan(20);
       // Shown once: after the dialog only its prefix is on the page.
+      await openList(page, 'Channels');
+      await page.getByRole('row').filter({ hasText: 'WhatsApp' }).click();
       const keyRow = page.getByTestId('api-keys').getByRole('row').filter({ hasText: 'production' });
+      await keyRow.waitFor();
       expect(await keyRow.textContent()).toContain(key.slice(0, 8));
       expect(await page.content()).not.toContain(key);
     } catch (err) {

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import { adminGet, adminSend, createTenant, createUser, login, unique } from '../integration/admin/support/admin-fixtures';
+import { confirmPublish } from './support/agent-steps';
 import { addChips, choose, openConsole, openList } from './support/console-page';
 import { SCREENSHOTS, useConsoleSuite } from './support/console-suite';
 
@@ -124,7 +125,7 @@ describe('the flow editor, end to end', () => {
       await page.getByRole('row').filter({ hasText: name }).click();
       await buildFlow(page, token, agentId, '24 horas');
 
-      await page.getByRole('button', { name: 'Publish' }).click();
+      await confirmPublish(page);
       await page.getByTestId('publish-error').waitFor();
       // The engine's refusal, at the wait's duration input (and in its step).
       const espera = page.getByTestId('flow-0-step-2');
@@ -140,7 +141,7 @@ describe('the flow editor, end to end', () => {
 
       await duration.fill('24h');
       await saveDraftWithWait(page, token, agentId, '24h');
-      await page.getByRole('button', { name: 'Publish' }).click();
+      await confirmPublish(page);
       const version = (await untilFound(token, `/v1/admin/agents/${agentId}/versions/1`)) as { config: { flows: unknown[] } };
       expect(version.config.flows).toStrictEqual([ENTERED]);
       await page.getByTestId('publish-error').waitFor({ state: 'detached' });

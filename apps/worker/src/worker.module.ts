@@ -15,6 +15,7 @@ import { ToolsModule } from './tools/tools.module';
 import { TurnsModule } from './turns/turns.module';
 import { WorkerMetricsModule } from './metrics/metrics.module';
 import { SessionActionsModule } from './actions/session-actions.module';
+import { AgentRunsModule } from './agent-runs/agent-runs.module';
 
 /** The worker process: an application context (no HTTP server) running the BullMQ processors. */
 @Module({})
@@ -48,6 +49,7 @@ export class WorkerModule {
         SweeperModule,
         UsageModule,
         DeliveriesModule,
+        AgentRunsModule,
       ],
     };
   }

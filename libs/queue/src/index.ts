@@ -7,3 +7,4 @@ export * from './http-tool-test';
 export * from './webhook-test';
 export * from './flow-inputs';
 export * from './channel-setup';
+export * from './agent-runs';

@@ -8,6 +8,8 @@ export const QUEUES = {
   webhookTests: '{webhook-tests}',
   /** A channel adapter's set-up at the platform (Telegram's setWebhook / deleteWebhook): the worker holds the outbound guard. */
   channelSetup: '{channel-setup}',
+  /** A console run of an agent: a playground turn or a conversation test (no channel, no Session). */
+  agentRuns: '{agent-runs}',
 } as const;
 
 export type QueueName = (typeof QUEUES)[keyof typeof QUEUES];

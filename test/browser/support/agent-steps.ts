@@ -71,12 +71,20 @@ export async function buildAgentWithStaleStepTool(page: Page, name: string): Pro
 
 export async function saveDraft(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'Save draft' }).click();
-  await notified(page, 'Element updated');
+  await notified(page, 'Draft saved');
+}
+
+/** Publish, then the confirmation dialog's Publish (with a note when given). */
+export async function confirmPublish(page: Page, note?: string): Promise<void> {
+  await page.getByRole('button', { name: 'Publish', exact: true }).click();
+  const dialog = page.getByRole('dialog');
+  if (note) await dialog.getByLabel('Note (optional)').fill(note);
+  await dialog.getByRole('button', { name: /^(Publish|Test again and publish)$/ }).click();
 }
 
 /** Publishes; expects the engine to refuse the second step's tool and shows it there. */
 export async function publishAndSeeStepError(page: Page, screenshots: string): Promise<string> {
-  await page.getByRole('button', { name: 'Publish' }).click();
+  await confirmPublish(page);
   // The engine's message, in the step it concerns (the Flows tab opens by itself).
   const error = page.getByTestId('flow-0-step-1').getByTestId('publish-error-here');
   await error.waitFor();
@@ -92,11 +100,11 @@ export async function fixAndPublish(page: Page): Promise<void> {
   await stale.click();
   await stale.waitFor({ state: 'detached' });
   await saveDraft(page);
-  await page.getByRole('button', { name: 'Publish' }).click();
-  await notified(page, 'Published version 1');
+  await confirmPublish(page);
+  await notified(page, 'Version 1 published');
 }
 
-/** Chats with the agent in the playground; returns the agent's reply text. */
+/** Chats with the agent in the playground (its saved draft); returns the agent's reply text. */
 export async function chatInPlayground(page: Page, agentName: string, text: string): Promise<string> {
   await page.getByRole('menuitem', { name: 'Playground' }).click();
   await choose(page, page, 'Agent', new RegExp(`^${agentName}`));

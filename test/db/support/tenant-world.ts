@@ -47,5 +47,8 @@ export async function populateTenant(prisma: PrismaClient, fx: TenantFixture): P
       secretEncrypted: encryptSecret('sk-test-secret', TEST_MASTER_KEY, `provider-credential:${tenantId}`), secretLast4: 'cret',
     },
   });
+  // Safe iteration (issue 18): a playground conversation and a conversation test.
+  await prisma.playgroundSession.create({ data: { tenantId, agentId: fx.agent.id, target: 'draft' } });
+  await prisma.conversationTest.create({ data: { tenantId, agentId: fx.agent.id, name: `test-${s}`, source: 'playground', turns: [{ message: 'oi', expect: [] }] } });
   return { sessionId: session.id, messageId: message.id, turnId: turn.id, userId: user.id };
 }

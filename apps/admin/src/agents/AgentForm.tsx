@@ -1,6 +1,11 @@
 import { Alert, Box, Tab, Tabs } from '@mui/material';
 import { useState, type ReactNode } from 'react';
 import { required, SaveButton, SimpleForm, TextInput, Toolbar, useRecordContext } from 'react-admin';
+import { useFormContext } from 'react-hook-form';
+import { PlaygroundChat } from '../playground/PlaygroundChat';
+import { configFromDraft, type AgentDraft } from './agent-form-model';
+import { PublishedChip } from './AgentEdit';
+import { AgentTests } from './AgentTests';
 import { FlowsEditor } from '../flows/FlowsEditor';
 import type { AgentRecord } from './agent-config';
 import { BehaviourInputs } from './BehaviourInputs';
@@ -10,7 +15,7 @@ import { PublishButton } from './PublishButton';
 import { pathLabel, PublishErrorProvider, usePublishError, type ConfigPath } from './publish-error';
 import { VersionHistory } from './VersionHistory';
 
-const TABS = ['General', 'Fields', 'Flows', 'Tools & behaviour', 'Versions'] as const;
+const TABS = ['General', 'Fields', 'Flows', 'Tools & behaviour', 'Versions', 'Playground', 'Tests'] as const;
 
 /** Which tab holds the input a config path names. */
 function tabOf(path: ConfigPath): number {
@@ -50,8 +55,15 @@ function AgentToolbar({ onPublishError }: { onPublishError: (path: ConfigPath) =
     <Toolbar sx={{ gap: 2 }}>
       <SaveButton label="Save draft" />
       <PublishButton onError={onPublishError} />
+      <PublishedChip />
     </Toolbar>
   );
+}
+
+/** The editor's playground: runs the form as it is now (unsaved changes included), the saved draft, or a version. */
+function EditorPlayground({ agentId }: { agentId: string }) {
+  const { getValues } = useFormContext();
+  return <PlaygroundChat agentId={agentId} unsavedConfig={() => ({ ...configFromDraft((getValues() as { draft: AgentDraft }).draft) })} />;
 }
 
 function AgentTabs() {
@@ -80,6 +92,8 @@ function AgentTabs() {
         <BehaviourInputs />
       </Panel>
       <Panel active={tab === 4}>{record ? <VersionHistory agentId={record.id} /> : null}</Panel>
+      <Panel active={tab === 5}>{record ? <EditorPlayground agentId={record.id} /> : null}</Panel>
+      <Panel active={tab === 6}>{record && tab === 6 ? <AgentTests agentId={record.id} /> : null}</Panel>
     </SimpleForm>
   );
 }

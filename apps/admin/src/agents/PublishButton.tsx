@@ -8,10 +8,23 @@ import { adminFetch, errorBodyOf, messageOf } from '../api/api-fetch';
 import type { AgentRecord } from './agent-config';
 import { formPathOf, type AgentDraft } from './agent-form-model';
 import { pathLabel, usePublishError, type ConfigPath } from './publish-error';
+import { blockedOf, PublishDialog, type BlockedByTests, type PublishRequest } from './PublishDialog';
 
-interface PublishAnswer {
+export interface PublishAnswer {
   version: number;
   warnings: { message: string }[];
+  tests: { total: number; passed: number; failed: number; overrideReason?: string };
+}
+
+/** The toast of a publish: the version, what its tests did, and the engine's warnings. */
+export function publishedMessage(answer: PublishAnswer): string {
+  const warnings = answer.warnings.map((w) => w.message).join(' ');
+  const tests = answer.tests.total
+    ? answer.tests.failed
+      ? ` Published past ${answer.tests.failed} failing test(s).`
+      : ` ${answer.tests.passed} test(s) passed.`
+    : '';
+  return `Version ${answer.version} published.${tests}${warnings ? ` Warnings: ${warnings}` : ''}`;
 }
 
 /**
@@ -26,22 +39,32 @@ export function PublishButton({ onError }: { onError: (path: ConfigPath) => void
   const refresh = useRefresh();
   const queryClient = useQueryClient();
   const [busy, setBusy] = useState(false);
+  const [open, setOpen] = useState(false);
+  const [blocked, setBlocked] = useState<BlockedByTests | null>(null);
   if (!record) return null;
   // isDirty alone stays true after a save when the reloaded draft differs only in keys no input
   // edits (e.g. `extra`); unsaved input changes are what matters here.
   const unsaved = formState.isDirty && Object.keys(formState.dirtyFields).length > 0;
 
-  const publish = async () => {
+  const publish = async (req: PublishRequest) => {
     setBusy(true);
     setPublishError(null);
     try {
-      const answer = await adminFetch<PublishAnswer>(`/agents/${record.id}/publish`, { method: 'POST' });
-      const warnings = answer.warnings.map((w) => w.message).join(' ');
-      notify(`Published version ${answer.version}.${warnings ? ` Warnings: ${warnings}` : ''}`, { type: warnings ? 'warning' : 'success' });
+      const answer = await adminFetch<PublishAnswer>(`/agents/${record.id}/publish`, { method: 'POST', body: req });
+      notify(publishedMessage(answer), { type: answer.warnings.length || answer.tests.failed ? 'warning' : 'success' });
+      setOpen(false);
+      setBlocked(null);
       await queryClient.invalidateQueries({ queryKey: ['agent-versions', record.id] });
+      await queryClient.invalidateQueries({ queryKey: ['agent-tests', record.id] });
       refresh();
     } catch (err) {
       const body = errorBodyOf(err);
+      const tests = blockedOf(body);
+      if (tests) {
+        setBlocked(tests);
+        return;
+      }
+      setOpen(false);
       const path = body?.code === 'flow-configuration' || Array.isArray(body?.details?.path) ? ((body?.details?.path ?? []) as ConfigPath) : null;
       if (path) {
         const message = messageOf(err);
@@ -60,9 +83,22 @@ export function PublishButton({ onError }: { onError: (path: ConfigPath) => void
 
   return (
     <>
-      <Button variant="outlined" onClick={publish} disabled={busy || unsaved} startIcon={busy ? <CircularProgress size={16} /> : <PublishIcon />}>
+      <Button variant="outlined" onClick={() => setOpen(true)} disabled={busy || unsaved} startIcon={busy ? <CircularProgress size={16} /> : <PublishIcon />}>
         Publish
       </Button>
+      {open && (
+        <PublishDialog
+          title="Publish the draft"
+          action="Publish"
+          blocked={blocked}
+          busy={busy}
+          onConfirm={(req) => void publish(req)}
+          onClose={() => {
+            setOpen(false);
+            setBlocked(null);
+          }}
+        />
+      )}
       {unsaved && (
         <Typography variant="caption" color="text.secondary">
           Save the draft before publishing

@@ -102,6 +102,8 @@ export interface AgentRecord {
   name: string;
   config: AgentConfig;
   publishedVersion: number | null;
+  /** The draft differs from the live version (or was never published). */
+  unpublishedChanges?: boolean;
   createdAt: string;
   updatedAt: string;
 }

@@ -75,6 +75,11 @@ export function TurnDetails() {
   if (!record) return null;
   if (isPending) return <LinearProgress sx={{ my: 1 }} />;
   if (error || !turn) return <Alert severity="error">Could not load this turn’s details: {error?.message ?? 'no answer'}</Alert>;
+  return <TurnTraceView turn={turn} />;
+}
+
+/** A turn's usage, timing split, calls and outcomes: transcript turns and playground turns alike. */
+export function TurnTraceView({ turn }: { turn: TurnDetail }) {
   const trace = turn.trace ?? [];
   const outcomes = turn.outcomes ?? [];
 

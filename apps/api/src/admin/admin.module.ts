@@ -39,6 +39,14 @@ import { TurnQueueReader } from './dead-letters/turn-queue-reader';
 import { QueuesController } from './queues/queues.controller';
 import { TenantBacklogCounter } from './queues/tenant-backlog';
 import { HandBackSession } from './sessions/hand-back.usecase';
+import { AgentRunsQueue } from './agent-runs/agent-runs.queue';
+import { PlaygroundController } from './playground/playground.controller';
+import { PlaygroundTurns } from './playground/playground.usecase';
+import { ConversationTestsController } from './conversation-tests/conversation-tests.controller';
+import { ConversationTests } from './conversation-tests/conversation-tests.service';
+import { RunConversationTest } from './conversation-tests/run-conversation-test';
+import { PublishGate } from './conversation-tests/publish-gate';
+import { RestoreVersion } from './agents/restore-version.usecase';
 
 /**
  * Console login and the admin REST the console reads (react-admin simple-REST dialect) under
@@ -66,9 +74,12 @@ import { HandBackSession } from './sessions/hand-back.usecase';
     DeliveriesController,
     DeadLettersController,
     QueuesController,
+    PlaygroundController,
+    ConversationTestsController,
   ],
   providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, AuthSessions, RefreshCookie, PublishAgent, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue,
-    RedriveDelivery, TurnQueueReader, TurnDeadLetters, TenantBacklogCounter, HandBackSession, SendTestDelivery, TestDeliveryQueue],
+    RedriveDelivery, TurnQueueReader, TurnDeadLetters, TenantBacklogCounter, HandBackSession, SendTestDelivery, TestDeliveryQueue,
+    AgentRunsQueue, PlaygroundTurns, ConversationTests, RunConversationTest, PublishGate, RestoreVersion],
   exports: [AccessTokenService, AdminAuthGuard],
 })
 export class AdminModule {}

@@ -11,6 +11,9 @@ export type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
 /** The slug of the tenant the catalog's POST /v1/admin/tenants would create: a denied call must not. */
 export const NEVER_CREATED_TENANT_SLUG = 'matrix-never-created';
 
+/** An id no row has (playground conversations and tests the world does not create). */
+const NO_ROW = '00000000-0000-4000-8000-000000000018';
+
 export interface RouteCase {
   method: Method;
   /** The route as declared, with :params. */
@@ -60,6 +63,17 @@ export const ROUTES: readonly RouteCase[] = [
   r('GET', '/v1/admin/agents/:id/versions/:version', ALL, (w) => `/v1/admin/agents/${w.agent}/versions/1`),
   r('GET', '/v1/admin/agents/:id/diff', ALL, (w) => `/v1/admin/agents/${w.agent}/diff?from=1&to=draft`),
   r('GET', '/v1/admin/flow-schema', ALL, (w) => `/v1/admin/flow-schema?agentId=${w.agent}`),
+  r('POST', '/v1/admin/agents/:id/versions/:version/restore', WRITE, (w) => `/v1/admin/agents/${w.agent}/versions/1/restore`, () => ({})),
+  // Safe iteration (issue 18): the playground and conversation tests. A random id stands for rows the world has none of.
+  r('POST', '/v1/admin/agents/:id/playground/turns', WRITE, (w) => `/v1/admin/agents/${w.agent}/playground/turns`, () => ({ message: 'oi' })),
+  r('GET', '/v1/admin/agents/:id/playground/:playgroundId', ALL, (w) => `/v1/admin/agents/${w.agent}/playground/${NO_ROW}`),
+  r('GET', '/v1/admin/agents/:id/tests', ALL, (w) => `/v1/admin/agents/${w.agent}/tests`),
+  r('POST', '/v1/admin/agents/:id/tests', WRITE, (w) => `/v1/admin/agents/${w.agent}/tests`, () => ({ name: 'never', from: { playgroundId: NO_ROW } })),
+  r('POST', '/v1/admin/agents/:id/tests/run', WRITE, (w) => `/v1/admin/agents/${w.agent}/tests/run`, () => ({})),
+  r('GET', '/v1/admin/agents/:id/tests/:testId', ALL, (w) => `/v1/admin/agents/${w.agent}/tests/${NO_ROW}`),
+  r('PUT', '/v1/admin/agents/:id/tests/:testId', WRITE, (w) => `/v1/admin/agents/${w.agent}/tests/${NO_ROW}`, () => ({ name: 'renamed' })),
+  r('DELETE', '/v1/admin/agents/:id/tests/:testId', WRITE, (w) => `/v1/admin/agents/${w.agent}/tests/${NO_ROW}`),
+  r('POST', '/v1/admin/agents/:id/tests/:testId/run', WRITE, (w) => `/v1/admin/agents/${w.agent}/tests/${NO_ROW}/run`, () => ({})),
   r('GET', '/v1/admin/channels', ALL, () => '/v1/admin/channels'),
   r('GET', '/v1/admin/channels/:id', ALL, (w) => `/v1/admin/channels/${w.channel}`),
   r('POST', '/v1/admin/channels', WRITE, () => '/v1/admin/channels', (w) => ({ agentId: w.agent, name: 'never' })),

@@ -17,7 +17,7 @@ import { isUuid } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { versionSelect } from './agent.dto';
-import { diffConfigs, type ConfigChange } from './config-diff';
+import { diffConfigs, normalizedConfig, type ConfigChange } from './config-diff';
 import { knownActions } from './agent-references';
 
 const versionsListSpec: ListSpec<Prisma.AgentVersionWhereInput> = {
@@ -78,7 +78,8 @@ export class AgentVersionsController {
       if (!row) throw new ResourceNotFoundError('agent version', String(ref));
       return row.config;
     };
-    return { from: query.from, to: query.to, changes: diffConfigs(await configOf(query.from), await configOf(query.to)) };
+    const [from, to] = [normalizedConfig(await configOf(query.from), agent.name), normalizedConfig(await configOf(query.to), agent.name)];
+    return { from: query.from, to: query.to, changes: diffConfigs(from, to) };
   }
 
   @Get('flow-schema')
@@ -95,7 +96,7 @@ export class AgentVersionsController {
   }
 
   private async agent(user: AdminUser, id: string) {
-    const row = isUuid(id) ? await this.prisma.agent.findFirst({ where: { id, ...tenantScope(user) }, select: { id: true, config: true } }) : null;
+    const row = isUuid(id) ? await this.prisma.agent.findFirst({ where: { id, ...tenantScope(user) }, select: { id: true, name: true, config: true } }) : null;
     if (!row) throw new ResourceNotFoundError('agent', id);
     return row;
   }

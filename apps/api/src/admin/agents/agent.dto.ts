@@ -58,4 +58,8 @@ export const versionSelect = {
   config: true,
   publishedById: true,
   publishedAt: true,
+  note: true,
+  testResults: true,
+  overrideReason: true,
+  restoredFrom: true,
 } as const;

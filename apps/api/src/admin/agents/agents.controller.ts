@@ -27,6 +27,8 @@ import {
   type UpdateAgentBody,
 } from './agent.dto';
 import { PublishAgent, type PublishResult } from './publish-agent.usecase';
+import { publishBody, restoreBody, RestoreVersion, type PublishBody, type RestoreBody } from './restore-version.usecase';
+import { withDraftState } from './draft-state';
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
@@ -38,6 +40,7 @@ export class AgentsController {
   constructor(
     private readonly prisma: PrismaService,
     private readonly publishAgent: PublishAgent,
+    private readonly restoreVersion: RestoreVersion,
   ) {}
 
   @Get()
@@ -46,9 +49,10 @@ export class AgentsController {
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const { where, orderBy, skip, take } = parseListQuery(query, agentsListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
-      Promise.all([tx.agent.findMany({ where: scoped, orderBy, skip, take, select: agentSelect }), tx.agent.count({ where: scoped })]),
-    );
+    const [rows, total] = await adminTransaction(this.prisma, user, async (tx) => {
+      const [page, count] = await Promise.all([tx.agent.findMany({ where: scoped, orderBy, skip, take, select: agentSelect }), tx.agent.count({ where: scoped })]);
+      return [await withDraftState(tx, page), count] as const;
+    });
     return listReply(reply, 'agents', skip, rows, total);
   }
 
@@ -56,7 +60,7 @@ export class AgentsController {
   @Roles(...READERS)
   @ApiOperation({ summary: 'One agent with its draft config' })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string) {
-    return this.find(user, id);
+    return adminTransaction(this.prisma, user, async (tx) => (await withDraftState(tx, [await this.find(user, id, tx)]))[0]);
   }
 
   @Post()
@@ -88,7 +92,8 @@ export class AgentsController {
         select: agentSelect,
       });
       await recordAudit(tx, user, { action: 'agent.update', entityType: 'agent', entityId: id, tenantId: agent.tenantId, before, after: agent });
-      return agent;
+      // The editor shows the saved record: with whether it now differs from the live version.
+      return (await withDraftState(tx, [agent]))[0];
     });
   }
 
@@ -111,10 +116,30 @@ export class AgentsController {
   @Post(':id/publish')
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
-  @ApiOperation({ summary: 'Validate the draft with the engine and publish it as version N+1 (422 flow-configuration, or a provider-* code for a base URL the worker would refuse, with the JSON path otherwise)' })
-  publish(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<PublishResult> {
+  @ApiOperation({
+    summary:
+      'Validate the draft with the engine, run its conversation tests, and publish it as version N+1 with { note?, overrideReason? } (422 flow-configuration with the JSON path, a provider-* code for a base URL the worker would refuse, or 422 publish-blocked-by-tests with the results; an owner may override failing tests with a reason)',
+  })
+  publish(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(publishBody)) body: PublishBody): Promise<PublishResult> {
     if (!isUuid(id)) throw new ResourceNotFoundError('agent', id);
-    return this.publishAgent.execute(user, id);
+    return this.publishAgent.execute(user, id, body);
+  }
+
+  @Post(':id/versions/:version/restore')
+  @HttpCode(200)
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({
+    summary:
+      "Make an earlier version's config the draft; with { publish: true, note?, overrideReason? } publish it too, through the same checks and tests as any publish",
+  })
+  restore(
+    @CurrentUser() user: AdminUser,
+    @Param('id') id: string,
+    @Param('version') version: string,
+    @Body(new ZodValidationPipe(restoreBody)) body: RestoreBody,
+  ) {
+    if (!isUuid(id)) throw new ResourceNotFoundError('agent', id);
+    return this.restoreVersion.execute(user, id, version, body);
   }
 
   @Post(':id/validate')

@@ -1,3 +1,5 @@
+import { agentConfigSchema } from '@switchboard/agent-config';
+
 /** One changed value between two configs; `before`/`after` is absent when the value was added/removed. */
 export interface ConfigChange {
   /** JSON Pointer of the value, e.g. `/flows/0/steps/1/prompt`. */
@@ -33,4 +35,18 @@ export function diffConfigs(before: unknown, after: unknown, path = ''): ConfigC
     }).flat();
   }
   return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ path: path || '/', before, after }];
+}
+
+/**
+ * A config as a turn sees it, for comparing a draft with a version: the schema's defaults filled
+ * in and `name` set to the agent's name when absent (the worker falls back to it), so keys the
+ * editor leaves out — the console's form does not carry `name` — are not reported as removed.
+ */
+export function normalizedConfig(config: unknown, agentName: string): unknown {
+  const parsed = agentConfigSchema.safeParse(config);
+  const value = parsed.success ? parsed.data : config;
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const named = { ...(value as Record<string, unknown>) };
+  named.name ??= agentName;
+  return JSON.parse(JSON.stringify(named)) as unknown;
 }

@@ -3,7 +3,7 @@ import { FlowConfigurationError, type FlowWarning } from '@falai/agent';
 import { checkProviderEndpoint, ProviderEndpointError, type AgentConfig } from '@switchboard/agent-config';
 import type { Env } from '@switchboard/config';
 import { PrismaService, type Prisma } from '@switchboard/db';
-import { UnprocessableError } from '../../common/errors';
+import { ConflictError, UnprocessableError } from '../../common/errors';
 import { ENV } from '../../config/env.module';
 import { ResourceNotFoundError } from '../admin-errors';
 import type { AdminUser } from '../auth/admin-user';
@@ -13,11 +13,24 @@ import { tenantScope } from '../tenant-scope';
 import { assertCredentialOfTenant, knownActions, knownToolIds } from './agent-references';
 import { versionSelect } from './agent.dto';
 import { validateForPublish, type PublishCheck } from './validate-for-publish';
+import { PublishGate, type PublishTestSummary } from '../conversation-tests/publish-gate';
+import { FlowConfigurationRejectedError } from './flow-configuration-rejected.error';
 
-/** 422 with the engine's own message and the JSON path of the offending value in the config. */
-export class FlowConfigurationRejectedError extends UnprocessableError {
-  constructor(err: FlowConfigurationError) {
-    super('flow-configuration', err.message, { path: err.path, pointer: err.pointer, where: err.where, engineCode: err.code });
+export { FlowConfigurationRejectedError };
+
+/** What the confirmation sends with a publish. */
+export interface PublishOptions {
+  /** The publisher's note, shown in the version list. */
+  note?: string;
+  /** An owner's written reason to publish past failing conversation tests (audited). */
+  overrideReason?: string;
+  /** Set by a restore: the version whose config this publish brings back. */
+  restoredFrom?: number;
+}
+
+export class DraftChangedDuringTestsError extends ConflictError {
+  constructor() {
+    super('draft-changed', 'The draft was saved again while its tests ran. Publish again to test and publish the new draft.');
   }
 }
 
@@ -34,6 +47,9 @@ export interface PublishResult {
   publishedAt: Date;
   /** Things that run but are probably mistakes (unreachable steps, flows without trigger). */
   warnings: FlowWarning[];
+  note: string | null;
+  /** The conversation tests run against the draft before it was published. */
+  tests: PublishTestSummary;
 }
 
 /**
@@ -48,6 +64,7 @@ export class PublishAgent {
   constructor(
     private readonly prisma: PrismaService,
     @Inject(ENV) env: Env,
+    private readonly gate: PublishGate,
   ) {
     this.allowedHosts = new Set(env.OUTBOUND_ALLOWED_HOSTS);
   }
@@ -62,12 +79,23 @@ export class PublishAgent {
     });
   }
 
-  execute(user: AdminUser, agentId: string): Promise<PublishResult> {
+  /**
+   * Checks the draft (the engine's refusal first, with its JSON path), runs the agent's
+   * conversation tests against it (PublishGate: failing tests refuse the publish unless an owner
+   * overrides them with a reason), then writes the version with its note and test results.
+   */
+  async execute(user: AdminUser, agentId: string, options: PublishOptions = {}): Promise<PublishResult> {
+    await this.check(user, agentId);
+    const tested = await adminTransaction(this.prisma, user, (tx) => tx.agent.findFirst({ where: { id: agentId, ...tenantScope(user) }, select: { updatedAt: true } }));
+    if (!tested) throw new ResourceNotFoundError('agent', agentId);
+    const tests = await this.gate.check(user, agentId, options.overrideReason);
     return adminTransaction(this.prisma, user, async (tx) => {
       const agent = await tx.agent.findFirst({ where: { id: agentId, ...tenantScope(user) } });
       if (!agent) throw new ResourceNotFoundError('agent', agentId);
       // Two publishes of one agent queue here, so each gets its own version number.
       await tx.$queryRaw`SELECT 1 FROM "Agent" WHERE "id" = ${agentId}::uuid FOR UPDATE`;
+      const current = await tx.agent.findFirst({ where: { id: agentId }, select: { updatedAt: true } });
+      if (current?.updatedAt.getTime() !== tested.updatedAt.getTime()) throw new DraftChangedDuringTestsError();
 
       const check = await this.validate(tx, agent.tenantId, agent.config);
 
@@ -75,7 +103,17 @@ export class PublishAgent {
       const version = (last._max.version ?? 0) + 1;
       const config = check.config as unknown as Prisma.InputJsonValue;
       const row = await tx.agentVersion.create({
-        data: { tenantId: agent.tenantId, agentId, version, config, publishedById: user.id },
+        data: {
+          tenantId: agent.tenantId,
+          agentId,
+          version,
+          config,
+          publishedById: user.id,
+          note: options.note ?? null,
+          testResults: tests as unknown as Prisma.InputJsonValue,
+          overrideReason: tests.overrideReason ?? null,
+          restoredFrom: options.restoredFrom ?? null,
+        },
         select: versionSelect,
       });
       await tx.agent.update({ where: { id: agentId }, data: { publishedVersion: version } });
@@ -85,9 +123,16 @@ export class PublishAgent {
         entityId: agentId,
         tenantId: agent.tenantId,
         before: { publishedVersion: agent.publishedVersion },
-        after: { publishedVersion: version, config: check.config },
+        after: {
+          publishedVersion: version,
+          config: check.config,
+          note: options.note ?? null,
+          ...(options.restoredFrom !== undefined && { restoredFrom: options.restoredFrom }),
+          tests: { total: tests.total, passed: tests.passed, failed: tests.failed, failing: tests.results.filter((r) => !r.passed).map((r) => r.name) },
+          ...(tests.overrideReason && { overrideReason: tests.overrideReason }),
+        },
       });
-      return { agentId, version, publishedAt: row.publishedAt, warnings: check.warnings };
+      return { agentId, version, publishedAt: row.publishedAt, warnings: check.warnings, note: options.note ?? null, tests };
     });
   }
 

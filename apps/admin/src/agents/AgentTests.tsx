@@ -1,0 +1,111 @@
+import { Alert, Button, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { useNotify } from 'react-admin';
+import { adminFetch, messageOf } from '../api/api-fetch';
+import type { ConversationTest, TestRunResult } from '../playground/playground-api';
+import { TestResultView } from './TestResults';
+
+/**
+ * The agent's conversation tests: pass/fail of the last run per test and per expectation, and a
+ * reply that changed since the last passing run. Run one or all against the saved draft.
+ */
+export function AgentTests({ agentId }: { agentId: string }) {
+  const notify = useNotify();
+  const queryClient = useQueryClient();
+  const tests = useQuery({ queryKey: ['agent-tests', agentId], queryFn: () => adminFetch<ConversationTest[]>(`/agents/${agentId}/tests`) });
+  const [busy, setBusy] = useState<string | null>(null);
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['agent-tests', agentId] });
+
+  const run = async (testId?: string) => {
+    setBusy(testId ?? 'all');
+    try {
+      const answer = await adminFetch<{ passed: boolean; results: TestRunResult[] }>(`/agents/${agentId}/tests${testId ? `/${testId}` : ''}/run`, { method: 'POST', body: { target: 'draft' } });
+      const failed = answer.results.filter((r) => !r.passed).length;
+      notify(failed ? `${failed} of ${answer.results.length} tests failed on the draft` : `${answer.results.length} tests passed on the draft`, { type: failed ? 'warning' : 'success' });
+      await refresh();
+    } catch (err) {
+      notify(`Tests not run: ${messageOf(err)}`, { type: 'error' });
+    } finally {
+      setBusy(null);
+    }
+  };
+
+  const remove = async (test: ConversationTest) => {
+    if (!window.confirm(`Delete the test “${test.name}”?`)) return;
+    await adminFetch(`/agents/${agentId}/tests/${test.id}`, { method: 'DELETE' }).catch((err: unknown) => notify(messageOf(err), { type: 'error' }));
+    notify(`Test “${test.name}” deleted`);
+    await refresh();
+  };
+
+  if (tests.isPending) return <Typography color="text.secondary">Loading tests…</Typography>;
+  if (tests.error) return <Alert severity="error">Could not load the tests: {tests.error.message}</Alert>;
+  if (!tests.data.length) {
+    return (
+      <Typography color="text.secondary" data-testid="no-tests">
+        No conversation tests yet. Talk to the draft in the Playground tab and choose “Save as test”; publishing then replays every test first.
+      </Typography>
+    );
+  }
+  return (
+    <Stack spacing={2} sx={{ width: '100%' }}>
+      <Stack direction="row" spacing={2} alignItems="center">
+        <Button variant="outlined" onClick={() => run()} disabled={busy !== null}>
+          Run all on the draft
+        </Button>
+        <Typography variant="body2" color="text.secondary">
+          Replay tests play back the model replies recorded when they were saved: deterministic, free and offline.
+        </Typography>
+      </Stack>
+      <Table size="small" data-testid="agent-tests">
+        <TableHead>
+          <TableRow>
+            <TableCell>Test</TableCell>
+            <TableCell>From</TableCell>
+            <TableCell>Mode</TableCell>
+            <TableCell>Last run</TableCell>
+            <TableCell />
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {tests.data.map((t) => (
+            <TableRow key={t.id} data-testid={`test-row-${t.name}`} sx={{ verticalAlign: 'top' }}>
+              <TableCell>
+                <Typography variant="subtitle2">{t.name}</Typography>
+                <Typography variant="caption" color="text.secondary">
+                  {t.turns.length} messages · {t.turns.reduce((n, x) => n + x.expect.length, 0)} expectations
+                </Typography>
+              </TableCell>
+              <TableCell>
+                {t.source} {t.recordedVersion ? `(v${t.recordedVersion})` : '(draft)'}
+              </TableCell>
+              <TableCell>{t.mode}</TableCell>
+              <TableCell sx={{ minWidth: 360 }}>
+                {t.lastRun ? (
+                  <Stack spacing={1}>
+                    <Chip size="small" color={t.lastRun.passed ? 'success' : 'error'} label={`${t.lastRun.passed ? 'passed' : 'failed'} on ${t.lastRun.target}`} sx={{ alignSelf: 'flex-start' }} />
+                    <TestResultView result={t.lastRun} lastPassing={t.lastPassingReplies} />
+                  </Stack>
+                ) : (
+                  <Typography variant="body2" color="text.secondary">
+                    not run yet
+                  </Typography>
+                )}
+              </TableCell>
+              <TableCell>
+                <Stack direction="row" spacing={1}>
+                  <Button size="small" onClick={() => run(t.id)} disabled={busy !== null}>
+                    Run
+                  </Button>
+                  <Button size="small" color="error" onClick={() => remove(t)} disabled={busy !== null}>
+                    Delete
+                  </Button>
+                </Stack>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </Stack>
+  );
+}

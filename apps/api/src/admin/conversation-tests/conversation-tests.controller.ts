@@ -1,0 +1,89 @@
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
+import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
+import { AdminAuthGuard } from '../auth/admin-auth.guard';
+import type { AdminUser } from '../auth/admin-user';
+import { CurrentUser } from '../auth/current-user.decorator';
+import { Roles } from '../auth/roles.decorator';
+import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
+import {
+  ConversationTests,
+  createTestBody,
+  runTestBody,
+  updateTestBody,
+  type CreateTestBody,
+  type RunTestBody,
+  type UpdateTestBody,
+} from './conversation-tests.service';
+
+/** An agent's conversation tests (docs/conversation-tests.md): publishing runs them all. */
+@ApiTags('console admin')
+@Controller('v1/admin/agents/:id/tests')
+@UseGuards(AdminAuthGuard)
+export class ConversationTestsController {
+  constructor(private readonly tests: ConversationTests) {}
+
+  @Get()
+  @Roles(...READERS)
+  @ApiOperation({ summary: "The agent's conversation tests, oldest first, each with its last run" })
+  list(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+    return this.tests.list(user, id);
+  }
+
+  @Post()
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({
+    summary:
+      'Save a conversation as a test: { name, from: { playgroundId } | { sessionId }, expect: [[...per message]], mode: "replay" | "live" }. A transcript is recorded by running its messages once on the version the session ran.',
+  })
+  create(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(createTestBody)) body: CreateTestBody) {
+    return this.tests.create(user, id, body);
+  }
+
+  @Post('run')
+  @HttpCode(200)
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Run every test of the agent against { target: "draft" | "unsaved" | <version>, config? }' })
+  runAll(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(runTestBody)) body: RunTestBody) {
+    return this.tests.run(user, id, body);
+  }
+
+  @Get(':testId')
+  @Roles(...READERS)
+  @ApiOperation({ summary: 'One conversation test' })
+  get(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('testId') testId: string) {
+    return this.tests.get(user, id, testId);
+  }
+
+  @Put(':testId')
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: "Edit a test's name, mode or per-message expectations (the messages and the recording stay)" })
+  update(
+    @CurrentUser() user: AdminUser,
+    @Param('id') id: string,
+    @Param('testId') testId: string,
+    @Body(new ZodValidationPipe(updateTestBody)) body: UpdateTestBody,
+  ) {
+    return this.tests.update(user, id, testId, body);
+  }
+
+  @Delete(':testId')
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Delete a conversation test' })
+  remove(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('testId') testId: string) {
+    return this.tests.remove(user, id, testId);
+  }
+
+  @Post(':testId/run')
+  @HttpCode(200)
+  @Roles(...CONFIG_WRITERS)
+  @ApiOperation({ summary: 'Run one test against { target: "draft" | "unsaved" | <version>, config? }' })
+  runOne(
+    @CurrentUser() user: AdminUser,
+    @Param('id') id: string,
+    @Param('testId') testId: string,
+    @Body(new ZodValidationPipe(runTestBody)) body: RunTestBody,
+  ) {
+    return this.tests.run(user, id, body, testId);
+  }
+}
