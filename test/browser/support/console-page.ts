@@ -74,7 +74,7 @@ export async function notified(page: Page, text: string | RegExp): Promise<void>
 export async function openList(page: Page, menu: string): Promise<void> {
   const item = page.getByRole('menuitem', { name: menu });
   const target = (await item.getAttribute('href'))?.replace(/^#/, '') ?? '';
-  const here = await page.evaluate(() => window.location.hash.replace(/^#/, '').split('?')[0]);
+  const here = new URL(page.url()).hash.replace(/^#/, '').split('?')[0];
   // The previous page stays on screen while the next route's code loads (the address has
   // already changed), so a following click could land on the old table: wait for it to go.
   const previous = here !== target ? await page.locator('.RaDatagrid-table').elementHandles() : [];
