@@ -23,6 +23,10 @@ const OPEN = [
   'POST /v1/admin/auth/refresh',
   'POST /v1/admin/auth/logout',
   'POST /v1/widget/:publicId/sessions',
+  // Platform webhooks (docs/channels.md): the credential is the platform's signature or secret,
+  // checked against the channel's (401 invalid-signature; test/integration/channels).
+  'POST /v1/channels/:kind/:channelId',
+  'GET /v1/channels/whatsapp/:channelId',
 ];
 
 describe('route coverage', () => {

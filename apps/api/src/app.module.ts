@@ -10,6 +10,7 @@ import { EventsModule } from './events/events.module';
 import { SessionStartModule } from './session-start/session-start.module';
 import { StreamsModule } from './streams/streams.module';
 import { WidgetModule } from './widget/widget.module';
+import { ChannelAdaptersModule } from './channel-adapters/channel-adapters.module';
 
 /** The API: infrastructure first, then one module per feature. Add feature modules to the list. */
 @Module({})
@@ -25,6 +26,7 @@ export class AppModule {
         SessionStartModule,
         StreamsModule,
         WidgetModule,
+        ChannelAdaptersModule,
         AdminModule,
         ConsoleModule,
       ],

@@ -59,6 +59,12 @@ export const envSchema = z.object({
   WIDGET_MESSAGES_PER_VISITOR_PER_MINUTE: z.coerce.number().int().min(1).max(10_000).default(20),
   /** The built web widget the API serves at /widget.js and /widget/ (default apps/widget/dist). */
   WIDGET_DIST_DIR: z.string().optional(),
+  /**
+   * The API's public origin (https://bots.example.com): channel adapters tell platforms their
+   * webhook URL under it (Telegram's setWebhook, the console's "paste this URL"). Unset: the
+   * origin the console's request came to.
+   */
+  PUBLIC_API_URL: z.string().url().optional(),
   /** Signs the console's access tokens (HS256). */
   AUTH_SECRET: z.string().min(32, 'must be at least 32 characters (e.g. `openssl rand -hex 32`)').default(DEV_AUTH_SECRET),
   /**

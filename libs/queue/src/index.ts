@@ -6,4 +6,5 @@ export * from './backends';
 export * from './http-tool-test';
 export * from './webhook-test';
 export * from './flow-inputs';
+export * from './channel-setup';
 export * from './agent-runs';

@@ -6,6 +6,8 @@ export const QUEUES = {
   httpToolTests: '{http-tool-tests}',
   /** A console "test delivery" to a channel's webhook: the worker (which signs deliveries) sends it. */
   webhookTests: '{webhook-tests}',
+  /** A channel adapter's set-up at the platform (Telegram's setWebhook / deleteWebhook): the worker holds the outbound guard. */
+  channelSetup: '{channel-setup}',
   /** A console run of an agent: a playground turn or a conversation test (no channel, no Session). */
   agentRuns: '{agent-runs}',
 } as const;

@@ -3,3 +3,4 @@ export * from './webhook-secret';
 export * from './event-delivery';
 export * from './webhook-openapi';
 export * from './webhook-limits';
+export * from './channel-adapters';

@@ -73,10 +73,13 @@ export async function notified(page: Page, text: string | RegExp): Promise<void>
  */
 export async function openList(page: Page, menu: string): Promise<void> {
   const item = page.getByRole('menuitem', { name: menu });
-  // The previous page's table stays mounted until the new list renders; waiting for the address
-  // first keeps a following click from landing on the old table (a slow machine showed it).
   const target = (await item.getAttribute('href'))?.replace(/^#/, '') ?? '';
+  const here = new URL(page.url()).hash.replace(/^#/, '').split('?')[0];
+  // The previous page stays on screen while the next route's code loads (the address has
+  // already changed), so a following click could land on the old table: wait for it to go.
+  const previous = here !== target ? await page.locator('.RaDatagrid-table').elementHandles() : [];
   await item.click();
   if (target) await page.waitForURL((url) => url.hash.replace(/^#/, '').split('?')[0] === target);
+  await Promise.all(previous.map((el) => el.waitForElementState('hidden')));
   await page.locator('.RaList-main .RaDatagrid-table, [class*="RaEmpty"], [class*="RaList-noResults"]').first().waitFor();
 }

@@ -6,6 +6,17 @@ import { RotateSecretButton } from './RotateSecretButton';
 import { TestDelivery } from './TestDelivery';
 import { WidgetSettingsInputs } from './widget/WidgetSettingsInputs';
 import { WidgetSnippet } from './widget/WidgetSnippet';
+import { PlatformInputs } from './platforms/PlatformInputs';
+import { PLATFORM_KIND_IDS, platformBody } from './platforms/platform-kinds';
+
+function PlatformEditInputs() {
+  const record = useRecordContext<{ kind?: string }>();
+  return record?.kind && PLATFORM_KIND_IDS.has(record.kind) ? <PlatformInputs kind={record.kind} editing /> : null;
+}
+
+/** A platform channel sends its own settings and only the credentials typed in. */
+const transform = (data: { kind?: string; settings?: Record<string, unknown>; secrets?: Record<string, unknown> }) =>
+  PLATFORM_KIND_IDS.has(data.kind ?? '') ? platformBody(data) : data;
 
 function WidgetInputs() {
   const record = useRecordContext<{ kind?: string }>();
@@ -18,8 +29,10 @@ function WidgetInputs() {
 }
 
 function ChannelExtras() {
-  const record = useRecordContext<{ id: string; webhookSecretPreviousExpiresAt: string | null }>();
+  const record = useRecordContext<{ id: string; kind?: string; webhookSecretPreviousExpiresAt: string | null }>();
   if (!record) return null;
+  // A platform channel's replies go to the platform: no webhook secret, test delivery or API keys.
+  if (record.kind && PLATFORM_KIND_IDS.has(record.kind)) return null;
   return (
     <Stack spacing={2} sx={{ width: '100%', mt: 2 }}>
       <Stack direction="row" spacing={2} alignItems="center">
@@ -40,10 +53,11 @@ function ChannelExtras() {
 
 export function ChannelEdit() {
   return (
-    <Edit redirect={false} mutationMode="pessimistic">
+    <Edit redirect={false} mutationMode="pessimistic" transform={transform}>
       <SimpleForm>
         <ChannelInputs />
         <WidgetInputs />
+        <PlatformEditInputs />
         <ChannelExtras />
       </SimpleForm>
     </Edit>

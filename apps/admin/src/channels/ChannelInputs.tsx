@@ -1,4 +1,5 @@
-import { ReferenceInput, required, SelectInput, TextInput } from 'react-admin';
+import { FormDataConsumer, ReferenceInput, required, SelectInput, TextInput } from 'react-admin';
+import { PLATFORM_KIND_IDS } from './platforms/platform-kinds';
 
 const httpUrl = (v: unknown) => (typeof v === 'string' && v && !/^https?:\/\//i.test(v) ? 'An http(s) URL' : undefined);
 
@@ -9,7 +10,14 @@ export function ChannelInputs() {
       <ReferenceInput source="agentId" reference="agents">
         <SelectInput optionText="name" validate={required()} label="Agent" />
       </ReferenceInput>
-      <TextInput source="webhookUrl" label="Webhook URL" validate={httpUrl} helperText="Replies and other events are posted here, signed the Standard Webhooks way with the channel's secret (optional)" parse={(v: string) => v || null} />
+      <FormDataConsumer>
+        {({ formData }) =>
+          // A platform channel's replies go to the platform, not to a webhook.
+          PLATFORM_KIND_IDS.has(formData.kind) ? null : (
+            <TextInput source="webhookUrl" label="Webhook URL" validate={httpUrl} helperText="Replies and other events are posted here, signed the Standard Webhooks way with the channel's secret (optional)" parse={(v: string) => v || null} />
+          )
+        }
+      </FormDataConsumer>
     </>
   );
 }

@@ -3,6 +3,7 @@ import { ChannelAuthModule } from '../channel-auth/channel-auth.module';
 import { WidgetModule } from '../widget/widget.module';
 import { ApiKeysController } from './api-keys/api-keys.controller';
 import { ChannelsController } from './channels/channels.controller';
+import { ChannelAdaptersModule } from '../channel-adapters/channel-adapters.module';
 import { SendTestDelivery } from './channels/test-delivery.usecase';
 import { TestDeliveryQueue } from './channels/test-delivery.queue';
 import { CredentialsController } from './credentials/credentials.controller';
@@ -53,7 +54,7 @@ import { RestoreVersion } from './agents/restore-version.usecase';
  * /v1/admin. Needs PrismaService, ENV and REDIS from the global CoreModule.
  */
 @Module({
-  imports: [ChannelAuthModule, WidgetModule],
+  imports: [ChannelAuthModule, WidgetModule, ChannelAdaptersModule],
   controllers: [
     AuthController,
     SessionsController,

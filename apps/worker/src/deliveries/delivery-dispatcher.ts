@@ -3,6 +3,9 @@ import { PrismaService } from '@switchboard/db';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { SecretBox } from '../secrets/secret-box';
 import { PeriodicTask } from '../periodic/periodic-task';
+import { adapterKindOfUrl } from '@switchboard/webhooks';
+import { AdapterDeliveries } from '../channel-adapters/adapter-deliveries';
+import type { SendOutcome } from '../channel-adapters/platform-call';
 import { postWebhook } from './post-webhook';
 import { webhookBody, type DeliveryFacts } from './webhook-body';
 import { openWebhookSecrets, type SealedWebhookSecrets } from './webhook-secrets';
@@ -39,6 +42,7 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
     @Inject(WORKER_ENV) private readonly env: WorkerEnv,
     private readonly prisma: PrismaService,
     private readonly secrets: SecretBox,
+    private readonly adapters: AdapterDeliveries,
   ) {
     this.allowedHosts = new Set(env.OUTBOUND_ALLOWED_HOSTS);
   }
@@ -81,6 +85,8 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
   }
 
   private async send(d: DueDelivery): Promise<DeliveryOutcome> {
+    const adapterKind = adapterKindOfUrl(d.url);
+    if (adapterKind) return this.settle(d, await this.adapters.send(adapterKind, d).catch((err: Error) => ({ ok: false as const, error: err.message })));
     let status: number | undefined;
     let error: string | undefined;
     try {
@@ -103,9 +109,29 @@ export class DeliveryDispatcher implements OnApplicationBootstrap, OnModuleDestr
     } catch (err) {
       error = (err as Error).message;
     }
+    return this.settle(d, { ok: false, status, error: error ?? 'no answer' });
+  }
+
+  /**
+   * Records an attempt's outcome: delivered; or failed with exponential backoff (never sooner
+   * than a platform's retry_after); or dead after the last attempt, the maximum age, or an
+   * outcome that says retrying cannot help (its code leads lastError).
+   */
+  private async settle(d: DueDelivery, outcome: SendOutcome): Promise<DeliveryOutcome> {
+    if (outcome.ok) {
+      await this.prisma.delivery.update({
+        where: { id: d.id },
+        data: { status: 'delivered', deliveredAt: new Date(), lastStatusCode: null, lastError: null, nextAttemptAt: null },
+      });
+      return 'delivered';
+    }
+    const status = 'status' in outcome ? outcome.status : undefined;
+    const error = 'dead' in outcome ? `${outcome.code}: ${outcome.error}` : outcome.error;
     const row = await this.prisma.delivery.findUniqueOrThrow({ where: { id: d.id }, select: { attempts: true } });
-    const dead = row.attempts >= this.env.DELIVERY_MAX_ATTEMPTS || Date.now() - d.createdAt.getTime() >= this.env.DELIVERY_MAX_AGE_MS;
-    const backoff = Math.min(this.env.DELIVERY_BACKOFF_MS * 2 ** (row.attempts - 1), MAX_BACKOFF_MS);
+    const dead =
+      'dead' in outcome || row.attempts >= this.env.DELIVERY_MAX_ATTEMPTS || Date.now() - d.createdAt.getTime() >= this.env.DELIVERY_MAX_AGE_MS;
+    const retryAfterMs = 'retryAfterMs' in outcome ? (outcome.retryAfterMs ?? 0) : 0;
+    const backoff = Math.max(Math.min(this.env.DELIVERY_BACKOFF_MS * 2 ** (row.attempts - 1), MAX_BACKOFF_MS), retryAfterMs);
     await this.prisma.delivery.update({
       where: { id: d.id },
       data: {

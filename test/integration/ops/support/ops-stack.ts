@@ -64,7 +64,7 @@ export interface Answer<T = unknown> {
 export async function request<T = Record<string, unknown>>(
   stack: OpsStack,
   token: string,
-  method: 'GET' | 'POST' | 'PUT',
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE',
   path: string,
   json?: unknown,
 ): Promise<Answer<T>> {

@@ -1,6 +1,6 @@
 import type { Prisma } from '@switchboard/db';
 import { maskUrlCredentials } from '@switchboard/outbound';
-import { DEFAULT_SECRET_GRACE_SECONDS, MAX_SECRET_GRACE_SECONDS } from '@switchboard/webhooks';
+import { ADAPTER_KINDS, adapterKindOfUrl, DEFAULT_SECRET_GRACE_SECONDS, MAX_SECRET_GRACE_SECONDS } from '@switchboard/webhooks';
 import { z } from 'zod';
 import { textContainsFilter, uuidFilter } from '../list-query/filters';
 import type { ListSpec } from '../list-query/list-query';
@@ -17,25 +17,30 @@ export const channelColumns = {
   webhookUrl: true,
   webhookSecretEncrypted: true,
   webhookSecretPreviousExpiresAt: true,
+  secretsEncrypted: true,
   createdAt: true,
   updatedAt: true,
 } as const;
 
 type ChannelRow = Prisma.ChannelGetPayload<{ select: typeof channelColumns }>;
 
-export interface ChannelDto extends Omit<ChannelRow, 'webhookSecretEncrypted'> {
+export interface ChannelDto extends Omit<ChannelRow, 'webhookSecretEncrypted' | 'secretsEncrypted'> {
+  /** A platform channel (Telegram, ...): whether its credentials are stored; they are never returned. */
+  hasSecrets: boolean;
   /** Whether a signing secret is set; the secret itself is shown once, on create or rotation. */
   hasWebhookSecret: boolean;
   /** Until when deliveries are also signed with the secret before the last rotation; null when not. */
   webhookSecretPreviousExpiresAt: Date | null;
 }
 
-export function toChannelDto({ webhookSecretEncrypted, webhookSecretPreviousExpiresAt, ...rest }: ChannelRow): ChannelDto {
+export function toChannelDto({ webhookSecretEncrypted, webhookSecretPreviousExpiresAt, secretsEncrypted, ...rest }: ChannelRow): ChannelDto {
   const now = new Date();
   return {
     ...rest,
-    // Saving one is refused; one stored before that rule is shown masked (https://***@host/).
-    webhookUrl: rest.webhookUrl === null ? null : maskUrlCredentials(rest.webhookUrl),
+    // A platform channel's replies go through its adapter: the internal address is not a URL to show.
+    // A URL with credentials: saving one is refused; one stored before that rule is shown masked (https://***@host/).
+    webhookUrl: rest.webhookUrl === null || adapterKindOfUrl(rest.webhookUrl) ? null : maskUrlCredentials(rest.webhookUrl),
+    hasSecrets: secretsEncrypted !== null,
     hasWebhookSecret: webhookSecretEncrypted !== null,
     webhookSecretPreviousExpiresAt: webhookSecretPreviousExpiresAt && webhookSecretPreviousExpiresAt > now ? webhookSecretPreviousExpiresAt : null,
   };
@@ -51,9 +56,13 @@ export const createChannelBody = z.strictObject({
   tenantId: z.string().optional(),
   agentId: z.string().uuid(),
   name: z.string().trim().min(1).max(200),
-  /** `widget`: a web widget (docs/widget.md), whose `settings` are checked by parseWidgetChannelSettings. */
-  kind: z.enum(['api', 'widget']).default('api'),
+  /**
+   * `widget`: a web widget (docs/widget.md), whose `settings` are checked by parseWidgetChannelSettings;
+   * a platform (`telegram`, ...; docs/channels.md), whose `settings` and write-only `secrets` are its adapter's.
+   */
+  kind: z.enum(['api', 'widget', ...ADAPTER_KINDS]).default('api'),
   settings: z.unknown().optional(),
+  secrets: z.unknown().optional(),
   webhookUrl: webhookUrl.nullable().optional(),
 });
 export type CreateChannelBody = z.infer<typeof createChannelBody>;
@@ -64,6 +73,8 @@ export const updateChannelBody = z.object({
   name: z.string().trim().min(1).max(200).optional(),
   /** Replaces the kind's settings (a widget's: checked as on create). */
   settings: z.unknown().optional(),
+  /** A platform channel: credentials to replace, key by key (write-only). */
+  secrets: z.unknown().optional(),
   webhookUrl: webhookUrl.nullable().optional(),
 });
 export type UpdateChannelBody = z.infer<typeof updateChannelBody>;

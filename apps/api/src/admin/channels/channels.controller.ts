@@ -1,9 +1,9 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
-import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
+import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import { newWebhookSecret } from '@switchboard/webhooks';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { ResourceNotFoundError, UnknownReferenceError } from '../admin-errors';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -38,6 +38,7 @@ import { ENV } from '../../config/env.module';
 import { WidgetChannels } from '../../widget/widget-channels';
 import { newWidgetPublicId } from '../../widget/widget-public-id';
 import { parseWidgetChannelSettings } from './widget-channel-settings';
+import { PlatformChannelSetup } from '../../channel-adapters/platform-channel-setup';
 
 /**
  * Channels: each belongs to one agent of its tenant, may have an outbound webhook URL, and has
@@ -54,6 +55,7 @@ export class ChannelsController {
     private readonly verifiedKeys: ApiKeyCache,
     private readonly testDeliveries: SendTestDelivery,
     private readonly widgets: WidgetChannels,
+    private readonly platforms: PlatformChannelSetup,
     @Inject(ENV) private readonly env: Env,
   ) {}
 
@@ -79,12 +81,14 @@ export class ChannelsController {
   @Post()
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create a channel for an agent; answers its webhook signing secret once (webhookSecret)' })
-  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody) {
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody, @Req() req: FastifyRequest) {
     const tenantId = targetTenant(user, body.tenantId);
     refuseUrlCredentials(body.webhookUrl, 'webhookUrl', WEBHOOK_CREDENTIAL_FIX);
     const secret = newWebhookSecret();
     const widget = body.kind === 'widget' ? { settings: parseWidgetChannelSettings(body.settings, this.env.NODE_ENV), publicId: newWidgetPublicId() } : null;
-    return adminTransaction(this.prisma, user, async (tx) => {
+    const kind = body.kind;
+    const platform = this.platforms.isPlatform(kind) ? this.platforms.forCreate(kind, tenantId, body.settings, body.secrets) : null;
+    const created = await adminTransaction(this.prisma, user, async (tx) => {
       await this.assertAgent(tx, tenantId, body.agentId);
       const row = await tx.channel.create({
         data: {
@@ -94,6 +98,7 @@ export class ChannelsController {
           kind: body.kind,
           ...(widget && { settings: widget.settings, publicId: widget.publicId }),
           webhookUrl: body.webhookUrl ?? null,
+          ...(platform && { settings: platform.settings as Prisma.InputJsonValue, secretsEncrypted: platform.secretsEncrypted, webhookUrl: platform.webhookUrl }),
           webhookSecretEncrypted: this.secrets.encrypt(secret, SECRET_CONTEXTS.channelWebhook(tenantId)),
         },
         select: channelColumns,
@@ -102,33 +107,51 @@ export class ChannelsController {
       await recordAudit(tx, user, { action: 'channel.create', entityType: 'channel', entityId: row.id, tenantId, after: channel });
       return { ...channel, webhookSecret: secret };
     });
+    if (!this.platforms.isPlatform(kind) || !platform) return created;
+    // Telegram's webhook is registered now; a platform that refuses leaves no channel behind.
+    const rollback = () => adminTransaction(this.prisma, user, (tx) => tx.channel.deleteMany({ where: { id: created.id } }));
+    return { ...created, platform: await this.platforms.connect(kind, tenantId, created.id, req, platform.secretsMade, rollback) };
   }
 
   @Put(':id')
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit a channel: name, agent, webhook URL' })
-  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateChannelBody)) body: UpdateChannelBody) {
+  async update(
+    @CurrentUser() user: AdminUser,
+    @Param('id') id: string,
+    @Body(new ZodValidationPipe(updateChannelBody)) body: UpdateChannelBody,
+    @Req() req: FastifyRequest,
+  ) {
     refuseUrlCredentials(body.webhookUrl, 'webhookUrl', WEBHOOK_CREDENTIAL_FIX);
     const updated = await adminTransaction(this.prisma, user, async (tx) => {
-      const before = toChannelDto(await this.find(user, id, tx));
+      const row = await this.find(user, id, tx);
+      const before = toChannelDto(row);
       if (body.agentId !== undefined) await this.assertAgent(tx, before.tenantId, body.agentId);
       const settings = body.settings !== undefined && before.kind === 'widget' ? parseWidgetChannelSettings(body.settings, this.env.NODE_ENV) : undefined;
-      const row = await tx.channel.update({
+      const platform = this.platforms.isPlatform(before.kind)
+        ? this.platforms.forUpdate(before.kind, before.tenantId, row.secretsEncrypted, body.settings, body.secrets)
+        : null;
+      const saved = await tx.channel.update({
         where: { id },
         data: {
           ...(body.name !== undefined && { name: body.name }),
           ...(body.agentId !== undefined && { agentId: body.agentId }),
           ...(body.webhookUrl !== undefined && { webhookUrl: body.webhookUrl }),
           ...(settings !== undefined && { settings }),
+          ...(platform && { ...platform, settings: platform.settings as Prisma.InputJsonValue | undefined }),
         },
         select: channelColumns,
       });
-      const after = toChannelDto(row);
+      const after = toChannelDto(saved);
       await recordAudit(tx, user, { action: 'channel.update', entityType: 'channel', entityId: id, tenantId: before.tenantId, before, after });
       return after;
     });
     if (body.agentId !== undefined) this.verifiedKeys.forgetChannel(id); // cached keys carry the channel's agent
     this.widgets.forget(updated.publicId); // its origins, looks and agent as the widget's routes see them
+    // New credentials or API root: the platform's webhook is registered again with them.
+    if (this.platforms.isPlatform(updated.kind) && (body.settings !== undefined || body.secrets !== undefined)) {
+      return { ...updated, platform: await this.platforms.connect(updated.kind, updated.tenantId, id, req) };
+    }
     return updated;
   }
 
@@ -179,7 +202,10 @@ export class ChannelsController {
   @Delete(':id')
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete a channel with its keys, sessions and messages' })
-  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ChannelDto> {
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ChannelDto & { platform?: { ok: boolean; error?: string } }> {
+    const found = toChannelDto(await this.find(user, id));
+    // The platform stops calling before the channel goes (Telegram's deleteWebhook).
+    const platform = this.platforms.isPlatform(found.kind) ? await this.platforms.disconnect(found.kind, found.tenantId, id) : undefined;
     const removed = await adminTransaction(this.prisma, user, async (tx) => {
       const before = toChannelDto(await this.find(user, id, tx));
       await tx.channel.delete({ where: { id } });
@@ -188,7 +214,7 @@ export class ChannelsController {
     });
     this.verifiedKeys.forgetChannel(id); // its keys are gone with it
     this.widgets.forget(removed.publicId);
-    return removed;
+    return platform ? { ...removed, platform } : removed;
   }
 
   private async assertAgent(tx: Prisma.TransactionClient, tenantId: string, agentId: string): Promise<void> {

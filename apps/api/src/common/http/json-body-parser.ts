@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { BadRequestError, InvalidJsonError } from '../errors/http-errors';
 
 /** A body that is not valid UTF-8 (JSON and text must be): 400 `invalid-utf8`. */
@@ -9,6 +9,9 @@ export class InvalidUtf8Error extends BadRequestError {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
+
+/** A request whose JSON body was parsed here: the text as it arrived is on it too. */
+export type RawBodyRequest = FastifyRequest & { rawBody?: string };
 
 /**
  * Decodes a body as UTF-8, refusing invalid bytes rather than turning them into U+FFFD. Parsing
@@ -31,7 +34,7 @@ export function decodeUtf8Body(body: Buffer): string {
  */
 export function useJsonBodyParser(fastify: FastifyInstance, bodyLimit: number): void {
   fastify.removeContentTypeParser(['application/json', 'text/plain']);
-  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (_req, body, done) => {
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer', bodyLimit }, (req, body, done) => {
     let text: string;
     try {
       text = decodeUtf8Body(body as Buffer);
@@ -39,6 +42,9 @@ export function useJsonBodyParser(fastify: FastifyInstance, bodyLimit: number): 
       done(e as Error, undefined);
       return;
     }
+    // The bytes as they came (a BOM included, which the decoder drops): platforms sign them
+    // (WhatsApp's X-Hub-Signature-256, Slack's v0). Valid UTF-8 here, so this round-trips.
+    (req as RawBodyRequest).rawBody = (body as Buffer).toString('utf8');
     if (text.trim() === '') {
       done(new InvalidJsonError('The request body is empty; send a JSON object.'), undefined);
       return;
