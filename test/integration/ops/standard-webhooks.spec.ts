@@ -116,7 +116,11 @@ describe('Standard Webhooks deliveries, verified with the standardwebhooks libra
 
     const hits = await delivered('/reply', 1);
     expect(hits.map((h) => h.answered)).toEqual([500, 200]);
-    const delivery = await stack.prisma.delivery.findUniqueOrThrow({ where: { messageId } });
+    // The receiver counts the hit before the dispatcher has written the outcome: wait for the row.
+    const delivery = await eventually(async () => {
+      const row = await stack.prisma.delivery.findUniqueOrThrow({ where: { messageId } });
+      return row.status === 'delivered' && row;
+    }, 30_000);
     expect(delivery).toMatchObject({ status: 'delivered', attempts: 2 });
     // The same webhook-id on the first attempt and on its retry: the delivery's id.
     expect(hits.map((h) => h.headers['webhook-id'])).toEqual([delivery.id, delivery.id]);
