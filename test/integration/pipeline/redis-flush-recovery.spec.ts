@@ -73,6 +73,9 @@ describe('Redis flushed while messages are queued', () => {
     // The jobs exist before the flush (so the flush is what loses them), with the shared retry options...
     const queue = new Queue(QUEUES.turns, { connection: redisConnection(redisUrl), prefix: queuePrefix });
     try {
+      // Every add has landed (on a loaded machine the API may answer before a slow add finishes,
+      // and an add landing after the flush would bring a job back that the sweeper should).
+      await eventually(async () => (await Promise.all(accepted.map((a) => queue.getJob(turnJobId(a.messageId))))).every(Boolean), 30_000);
       const job = await queue.getJob(turnJobId(accepted[0].messageId));
       expect(job?.opts).toMatchObject({ attempts: TURN_JOB_OPTIONS.attempts, backoff: TURN_JOB_OPTIONS.backoff });
     } finally {
