@@ -62,6 +62,7 @@ export function App() {
         const editable = <T,>(view: T) => (writer ? view : undefined);
         return [
           <Resource key="agents" name="agents" list={AgentList} show={AgentShow} edit={editable(AgentEdit)} create={editable(AgentCreate)} icon={SmartToyIcon} recordRepresentation="name" />,
+          <Resource key="agent-health" name="agent-health" />,
           <Resource key="sessions" name="sessions" list={SessionList} show={SessionShow} icon={ForumIcon} recordRepresentation="externalKey" />,
           <Resource key="messages" name="messages" list={MessageList} icon={ChatIcon} />,
           <Resource key="turns" name="turns" list={TurnList} icon={BoltIcon} />,

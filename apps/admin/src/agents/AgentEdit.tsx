@@ -2,6 +2,7 @@ import { Chip, Stack } from '@mui/material';
 import { Edit, useNotify, useRecordContext } from 'react-admin';
 import type { AgentRecord } from './agent-config';
 import { AgentForm } from './AgentForm';
+import { AgentHealthPanel } from './AgentHealth';
 
 function AgentTitle() {
   const record = useRecordContext<AgentRecord>();
@@ -30,6 +31,7 @@ export function AgentEdit() {
       mutationMode="pessimistic"
       mutationOptions={{ onSuccess: () => notify('Draft saved', { type: 'success' }) }}
     >
+      <AgentHealthPanel />
       <AgentForm />
     </Edit>
   );

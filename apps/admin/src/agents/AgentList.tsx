@@ -2,6 +2,7 @@ import { CreateButton, Datagrid, DateField, FunctionField, List, SearchInput, Te
 import { canWrite } from '../api/roles';
 import type { AgentRecord } from './agent-config';
 import { PublishedChip } from './AgentEdit';
+import { AgentHealthField } from './AgentHealth';
 
 function Actions() {
   const { permissions } = usePermissions();
@@ -18,6 +19,7 @@ export function AgentList() {
       <Datagrid rowClick={canWrite(permissions) ? 'edit' : 'show'} bulkActionButtons={false}>
         <TextField source="name" />
         <PublishedChip label="Published" />
+        <AgentHealthField label="Health (last hour)" sortable={false} />
         <TextField source="config.provider.model" label="Model" sortable={false} />
         <FunctionField label="Flows" render={countOf('flows')} />
         <FunctionField label="Tools" render={countOf('tools')} />

@@ -3,6 +3,7 @@ import { DateField, Show, SimpleShowLayout, TextField, useRecordContext } from '
 import { JsonBlock } from '../components/JsonBlock';
 import type { AgentRecord } from './agent-config';
 import { PublishedChip } from './AgentEdit';
+import { AgentHealthPanel } from './AgentHealth';
 import { VersionHistory } from './VersionHistory';
 
 function DraftConfig() {
@@ -22,6 +23,7 @@ export function AgentShow() {
       <SimpleShowLayout>
         <TextField source="name" />
         <PublishedChip label="Published" />
+        <AgentHealthPanel />
         <TextField source="config.provider.kind" label="Provider" />
         <TextField source="config.provider.model" label="Model" />
         <DateField source="updatedAt" label="Draft updated" showTime />

@@ -1,4 +1,5 @@
 import { Datagrid, DateField, DateInput, List, ReferenceField, ReferenceInput, SearchInput, SelectInput, TextField } from 'react-admin';
+import { LastTurnFlag } from './LastTurnFlag';
 import { SessionStatusChip } from './SessionStatusChip';
 import { EmptyState } from '../components/EmptyState';
 
@@ -29,6 +30,7 @@ export function SessionList() {
       <Datagrid rowClick="show" bulkActionButtons={false}>
         <TextField source="externalKey" label="Session key" />
         <SessionStatusChip label="Status" source="status" />
+        <LastTurnFlag label="Last turn" />
         <ReferenceField source="agentId" reference="agents" label="Agent" link={false} />
         <ReferenceField source="channelId" reference="channels" label="Channel" link={false} />
         <DateField source="lastMessageAt" label="Last message" showTime emptyText="—" />

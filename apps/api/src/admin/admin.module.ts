@@ -15,6 +15,7 @@ import { ToolsController } from './tools/tools.controller';
 import { UsersController } from './users/users.controller';
 import { AuditLogController } from './audit-log/audit-log.controller';
 import { UsageController } from './usage/usage.controller';
+import { AgentHealthController } from './agent-health/agent-health.controller';
 import { AgentsController } from './agents/agents.controller';
 import { AgentVersionsController } from './agents/agent-versions.controller';
 import { PublishAgent } from './agents/publish-agent.usecase';
@@ -63,6 +64,7 @@ import { RestoreVersion } from './agents/restore-version.usecase';
     TenantsController,
     StatsController,
     AgentsController,
+    AgentHealthController,
     AgentVersionsController,
     ChannelsController,
     ApiKeysController,

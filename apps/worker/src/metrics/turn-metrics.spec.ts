@@ -1,5 +1,5 @@
 import type { StepOutcome } from '@falai/agent';
-import { turnOutcome } from './turn-metrics';
+import { outcomeCodeLabels, turnOutcome } from './turn-metrics';
 
 const outcome = (status: StepOutcome['status'], code?: string): StepOutcome => ({ kind: 'idle', status, code: code as StepOutcome['code'], at: '2026-12-02T00:00:00Z' });
 const turn = (inboundStatus: 'answered' | 'failed', replies: number, outcomes: StepOutcome[]) => ({
@@ -16,5 +16,16 @@ describe('turnOutcome', () => {
     expect(turnOutcome(turn('answered', 1, [outcome('failed', 'provider-auth')]))).toBe('failed');
     expect(turnOutcome(turn('answered', 2, [outcome('ok', 'spoke')]))).toBe('answered');
     expect(turnOutcome(turn('answered', 0, [outcome('ok')]))).toBe('silent');
+  });
+});
+
+describe('outcomeCodeLabels', () => {
+  it("labels a turn with its agent and each of its outcome codes once", () => {
+    const usage = { outcomes: [], outcomeCodes: ['provider-unavailable', 'asked', 'provider-unavailable'] } as never;
+    expect(outcomeCodeLabels({ agentId: 'a-1', usage })).toEqual([
+      { agent: 'a-1', code: 'provider-unavailable' },
+      { agent: 'a-1', code: 'asked' },
+    ]);
+    expect(outcomeCodeLabels({ agentId: 'a-1', usage: { outcomes: [], outcomeCodes: [] } as never })).toEqual([]);
   });
 });

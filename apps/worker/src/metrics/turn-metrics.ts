@@ -17,6 +17,13 @@ const turns = new Counter({
   labelNames: ['outcome'] as const,
   registers: [workerRegistry],
 });
+// Agent ids are bounded by the agents a deployment has (tens to hundreds), codes by OutcomeCode.
+const outcomeCodes = new Counter({
+  name: 'switchboard_turn_outcome_codes_total',
+  help: 'Committed turns by agent id and outcome code (a turn counts once per distinct code; provider-* codes are model failures)',
+  labelNames: ['agent', 'code'] as const,
+  registers: [workerRegistry],
+});
 const llmCalls = new Counter({
   name: 'switchboard_llm_calls_total',
   help: 'Model calls made by committed turns',
@@ -43,10 +50,16 @@ export function turnOutcome(c: Pick<TurnCommit, 'inboundStatus' | 'replies' | 'u
   return c.replies.length > 0 ? 'answered' : 'silent';
 }
 
+/** The (agent, code) pairs a committed turn counts under: each distinct outcome code once. */
+export function outcomeCodeLabels(c: Pick<TurnCommit, 'agentId' | 'usage'>): { agent: string; code: string }[] {
+  return [...new Set(c.usage.outcomeCodes)].map((code) => ({ agent: c.agentId, code }));
+}
+
 /** Records one committed turn; called once per commit (a replayed turn commits once). */
 export function recordCommittedTurn(c: TurnCommit, committed: Pick<CommittedTurn, 'totalMs'>): void {
   const outcome = turnOutcome(c);
   turns.inc({ outcome });
+  for (const labels of outcomeCodeLabels(c)) outcomeCodes.inc(labels);
   llmCalls.inc(c.usage.llmCalls);
   tokens.inc({ direction: 'input' }, c.usage.inputTokens);
   tokens.inc({ direction: 'output' }, c.usage.outputTokens);

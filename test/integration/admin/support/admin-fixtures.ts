@@ -93,7 +93,15 @@ export async function createTurn(
   db: PrismaClient,
   t: { tenant: { id: string }; agent: { id: string } },
   sessionId: string,
-  usage: { llmCalls: number; inputTokens?: number; outputTokens?: number; outcomeCodes?: string[]; createdAt?: Date },
+  usage: {
+    llmCalls: number;
+    inputTokens?: number;
+    outputTokens?: number;
+    outcomeCodes?: string[];
+    /** Step outcomes as the worker stores them (`{ kind, status, code, message, at }`). */
+    outcomes?: { kind: string; status: string; code?: string; message?: string; at: string }[];
+    createdAt?: Date;
+  },
 ) {
   return db.turn.create({
     data: {
@@ -105,7 +113,8 @@ export async function createTurn(
       llmCalls: usage.llmCalls,
       inputTokens: usage.inputTokens ?? 0,
       outputTokens: usage.outputTokens ?? 0,
-      outcomeCodes: usage.outcomeCodes ?? [],
+      outcomeCodes: usage.outcomeCodes ?? usage.outcomes?.flatMap((o) => (o.code ? [o.code] : [])) ?? [],
+      outcomes: usage.outcomes ?? [],
       totalMs: 120,
       createdAt: usage.createdAt,
     },

@@ -54,6 +54,8 @@ export const ROUTES: readonly RouteCase[] = [
   r('DELETE', '/v1/admin/tenants/:id', PLATFORM, (w) => `/v1/admin/tenants/${w.tenant}`),
   r('GET', '/v1/admin/agents', ALL, () => '/v1/admin/agents'),
   r('GET', '/v1/admin/agents/:id', ALL, (w) => `/v1/admin/agents/${w.agent}`),
+  r('GET', '/v1/admin/agent-health', ALL, () => '/v1/admin/agent-health'),
+  r('GET', '/v1/admin/agent-health/:id', ALL, (w) => `/v1/admin/agent-health/${w.agent}`),
   r('POST', '/v1/admin/agents', WRITE, () => '/v1/admin/agents', () => ({ name: 'never' })),
   r('PUT', '/v1/admin/agents/:id', WRITE, (w) => `/v1/admin/agents/${w.agent}`, () => ({ name: 'renamed' })),
   r('DELETE', '/v1/admin/agents/:id', WRITE, (w) => `/v1/admin/agents/${w.agent}`),

@@ -1,4 +1,5 @@
 import type { Session } from '@switchboard/db';
+import type { LastTurnFailure } from './last-turn-failure';
 
 /** A session as the console reads it; the engine's state blob stays server-side. */
 export interface SessionDto {
@@ -14,6 +15,11 @@ export interface SessionDto {
   lastMessageAt: Date | null;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** A row of the sessions list: the session and, when its newest turn failed or was deferred, why. */
+export interface SessionListItemDto extends SessionDto {
+  lastTurnFailure: LastTurnFailure | null;
 }
 
 export const sessionSelect = {

@@ -12,7 +12,8 @@ import { isUuid } from '../list-query/filters';
 import { contentRange, parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { HandBackSession } from './hand-back.usecase';
-import { sessionSelect, type SessionDto } from './session.dto';
+import { lastTurnFailures } from './last-turn-failure';
+import { sessionSelect, type SessionDto, type SessionListItemDto } from './session.dto';
 import { sessionsListSpec } from './sessions.list-spec';
 
 @ApiTags('console admin')
@@ -26,12 +27,12 @@ export class SessionsController {
 
   @Get()
   @Roles(...ALL_ROLES)
-  @ApiOperation({ summary: 'Sessions, react-admin simple-REST: ?sort=["createdAt","DESC"]&range=[0,24]&filter={"status":"active"}; total in Content-Range' })
+  @ApiOperation({ summary: 'Sessions, react-admin simple-REST: ?sort=["createdAt","DESC"]&range=[0,24]&filter={"status":"active"}; total in Content-Range; lastTurnFailure when the newest turn failed or was deferred' })
   async list(
     @CurrentUser() user: AdminUser,
     @Query() query: Record<string, unknown>,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<SessionDto[]> {
+  ): Promise<SessionListItemDto[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, sessionsListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const [rows, total] = await this.prisma.$transaction([
@@ -39,7 +40,8 @@ export class SessionsController {
       this.prisma.session.count({ where: scoped }),
     ]);
     reply.header('Content-Range', contentRange('sessions', skip, rows.length, total));
-    return rows;
+    const failures = await lastTurnFailures(this.prisma, rows.map((r) => r.id));
+    return rows.map((r) => ({ ...r, lastTurnFailure: failures.get(r.id) ?? null }));
   }
 
   @Get(':id')
