@@ -1,43 +1,29 @@
 import { Alert, Box, Tab, Tabs } from '@mui/material';
-import { useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { required, SaveButton, SimpleForm, TextInput, Toolbar, useRecordContext } from 'react-admin';
-import { useFormContext } from 'react-hook-form';
+import { useFormContext, useFormState } from 'react-hook-form';
+import { FlowsEditor } from '../flows/FlowsEditor';
 import { PlaygroundChat } from '../playground/PlaygroundChat';
+import type { AgentRecord } from './agent-config';
 import { configFromDraft, type AgentDraft } from './agent-form-model';
 import { PublishedChip } from './AgentEdit';
 import { AgentTests } from './AgentTests';
-import { FlowsEditor } from '../flows/FlowsEditor';
-import type { AgentRecord } from './agent-config';
 import { BehaviourInputs } from './BehaviourInputs';
 import { FieldsEditor } from './FieldsEditor';
+import { errorCountsByTab, errorInputs, tabOf, TABS } from './form-errors';
 import { ProviderInputs } from './ProviderInputs';
 import { PublishButton } from './PublishButton';
 import { pathLabel, PublishErrorProvider, usePublishError, type ConfigPath } from './publish-error';
+import { useRecheckPublishError } from './useRecheckPublishError';
 import { VersionHistory } from './VersionHistory';
 
-const TABS = ['General', 'Fields', 'Flows', 'Tools & behaviour', 'Versions', 'Playground', 'Tests'] as const;
-
-/** Which tab holds the input a config path names. */
-function tabOf(path: ConfigPath): number {
-  switch (path[0]) {
-    case 'fields':
-      return 1;
-    case 'flows':
-      return 2;
-    case 'tools':
-    case 'idle':
-    case 'maxToolLoops':
-    case 'fallbackMessage':
-    case 'doubleTexting':
-      return 3;
-    default:
-      return 0;
-  }
-}
-
-function Panel({ active, children }: { active: boolean; children: ReactNode }) {
+function Panel({ active, index, children }: { active: boolean; index: number; children: ReactNode }) {
   // Hidden, not unmounted: every input stays registered, so errors can be set on any of them.
-  return <Box sx={{ display: active ? 'block' : 'none', width: '100%', pt: 2 }}>{children}</Box>;
+  return (
+    <Box sx={{ display: active ? 'block' : 'none', width: '100%', pt: 2 }} data-tab-panel={index}>
+      {children}
+    </Box>
+  );
 }
 
 function PublishErrorSummary() {
@@ -66,34 +52,87 @@ function EditorPlayground({ agentId }: { agentId: string }) {
   return <PlaygroundChat agentId={agentId} unsavedConfig={() => ({ ...configFromDraft((getValues() as { draft: AgentDraft }).draft) })} />;
 }
 
-function AgentTabs() {
+/** Scrolls the first error of a tab's panel into view (after the tab has been shown) and focuses its input. */
+function scrollToFirstError(tab: number) {
+  window.setTimeout(() => {
+    const panel = document.querySelector(`[data-tab-panel="${tab}"]`);
+    const first = panel?.querySelector<HTMLElement>('.Mui-error, [data-testid="publish-error-here"]');
+    if (!first) return;
+    first.scrollIntoView({ block: 'center' });
+    (first.querySelector<HTMLElement>('input, textarea') ?? (first instanceof HTMLInputElement ? first : null))?.focus({ preventScroll: true });
+  }, 50);
+}
+
+/** The tabs, each marked with how many errors it holds; a failed save opens the first one that has any. */
+function TabbedInputs({ tab, setTab }: { tab: number; setTab: (t: number) => void }) {
   const record = useRecordContext<AgentRecord>();
-  const [tab, setTab] = useState(0);
+  const { errors, submitCount } = useFormState();
+  const { error: publishError } = usePublishError();
+  useRecheckPublishError();
+  const counts = errorCountsByTab(errorInputs(errors), publishError?.path);
+  const countsKey = counts.join(',');
+  const lastSubmit = useRef(submitCount);
+  useEffect(() => {
+    if (submitCount === lastSubmit.current) return;
+    lastSubmit.current = submitCount;
+    const withErrors = countsKey.split(',').map(Number);
+    if (!withErrors.some((c) => c > 0)) return;
+    const target = withErrors[tab] > 0 ? tab : withErrors.findIndex((c) => c > 0);
+    setTab(target);
+    scrollToFirstError(target);
+  }, [submitCount, countsKey, tab, setTab]);
+
   return (
-    <SimpleForm toolbar={<AgentToolbar onPublishError={(path) => setTab(tabOf(path))} />} sx={{ maxWidth: 1100 }}>
-      <PublishErrorSummary />
+    <>
       <Tabs value={tab} onChange={(_, t: number) => setTab(t)} sx={{ borderBottom: 1, borderColor: 'divider', width: '100%' }}>
-        {TABS.map((t) => (
-          <Tab key={t} label={t} />
+        {TABS.map((t, i) => (
+          <Tab
+            key={t}
+            data-testid={`tab-${i}`}
+            data-errors={counts[i]}
+            label={counts[i] ? `${t} (${counts[i]} ${counts[i] === 1 ? 'error' : 'errors'})` : t}
+            sx={counts[i] ? { color: 'error.main', '&.Mui-selected': { color: 'error.main' } } : undefined}
+          />
         ))}
       </Tabs>
-      <Panel active={tab === 0}>
+      <Panel active={tab === 0} index={0}>
         <TextInput source="name" validate={required()} />
         <TextInput source="draft.instructions" label="Instructions" multiline minRows={3} helperText="Who the agent is and how it speaks" />
         <ProviderInputs />
       </Panel>
-      <Panel active={tab === 1}>
+      <Panel active={tab === 1} index={1}>
         <FieldsEditor />
       </Panel>
-      <Panel active={tab === 2}>
+      <Panel active={tab === 2} index={2}>
         <FlowsEditor />
       </Panel>
-      <Panel active={tab === 3}>
+      <Panel active={tab === 3} index={3}>
         <BehaviourInputs />
       </Panel>
-      <Panel active={tab === 4}>{record ? <VersionHistory agentId={record.id} /> : null}</Panel>
-      <Panel active={tab === 5}>{record ? <EditorPlayground agentId={record.id} /> : null}</Panel>
-      <Panel active={tab === 6}>{record && tab === 6 ? <AgentTests agentId={record.id} /> : null}</Panel>
+      <Panel active={tab === 4} index={4}>
+        {record ? <VersionHistory agentId={record.id} /> : null}
+      </Panel>
+      <Panel active={tab === 5} index={5}>
+        {record ? <EditorPlayground agentId={record.id} /> : null}
+      </Panel>
+      <Panel active={tab === 6} index={6}>
+        {record && tab === 6 ? <AgentTests agentId={record.id} /> : null}
+      </Panel>
+    </>
+  );
+}
+
+function AgentTabs() {
+  const [tab, setTab] = useState(0);
+  const onPublishError = useCallback((path: ConfigPath) => {
+    const target = tabOf(path);
+    setTab(target);
+    scrollToFirstError(target);
+  }, []);
+  return (
+    <SimpleForm toolbar={<AgentToolbar onPublishError={onPublishError} />} sx={{ maxWidth: 1100 }}>
+      <PublishErrorSummary />
+      <TabbedInputs tab={tab} setTab={setTab} />
     </SimpleForm>
   );
 }

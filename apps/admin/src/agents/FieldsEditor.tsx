@@ -1,9 +1,11 @@
-import { Stack } from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogContentText, DialogTitle, Stack } from '@mui/material';
+import { useState } from 'react';
 import { regex, required, SelectInput, TextInput } from 'react-admin';
-import { useWatch } from 'react-hook-form';
+import { useFormContext, useWatch } from 'react-hook-form';
 import { ArrayEditor } from '../components/ArrayEditor';
 import { ChipsInput } from '../components/ChipsInput';
-import type { FieldForm } from './agent-form-model';
+import { fieldReferences, removeFieldReferenceEdits, type FieldReference } from '../flows/field-references';
+import type { FieldForm, FlowForm } from './agent-form-model';
 import { PublishErrorAt } from './publish-error';
 
 const TYPES = ['string', 'number', 'integer', 'boolean'].map((t) => ({ id: t, name: t }));
@@ -34,10 +36,62 @@ function FieldRow({ index }: { index: number }) {
   );
 }
 
+interface PendingRemoval {
+  slug: string;
+  references: FieldReference[];
+  remove: () => void;
+}
+
+/** Asks before deleting a field the flows use, listing where, and removes those uses with it. */
+function RemoveUsedFieldDialog({ pending, onClose }: { pending: PendingRemoval | null; onClose: () => void }) {
+  const { getValues, setValue } = useFormContext();
+  if (!pending) return null;
+  const removeAll = () => {
+    const flows = (getValues('draft.flows') ?? []) as FlowForm[];
+    for (const edit of removeFieldReferenceEdits(flows, pending.slug)) setValue(edit.path, edit.value, { shouldDirty: true });
+    pending.remove();
+    onClose();
+  };
+  const n = pending.references.length;
+  return (
+    <Dialog open onClose={onClose} data-testid="remove-field-dialog">
+      <DialogTitle>Field “{pending.slug}” is in use</DialogTitle>
+      <DialogContent>
+        <DialogContentText component="div">
+          The flows use it in {n === 1 ? 'one place' : `${n} places`}; a flow that names a field the agent no longer has cannot be published.
+          <ul>
+            {pending.references.map((r) => (
+              <li key={`${r.path}-${r.where}`}>{r.where}</li>
+            ))}
+          </ul>
+        </DialogContentText>
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Keep the field</Button>
+        <Button color="error" variant="contained" onClick={removeAll}>
+          Remove the field and {n === 1 ? 'its use' : `its ${n} uses`}
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
 /** The agent's fields: slug, type, enum, description, label, ask, extract. */
 export function FieldsEditor({ readOnly }: { readOnly?: boolean }) {
+  const { getValues } = useFormContext();
+  const [pending, setPending] = useState<PendingRemoval | null>(null);
+  const confirmRemove = (index: number, remove: () => void) => {
+    const fields = (getValues('draft.fields') ?? []) as FieldForm[];
+    const slug = fields[index]?.slug?.trim() ?? '';
+    // Another field with the same slug keeps the references valid.
+    const duplicate = fields.some((f, i) => i !== index && f.slug?.trim() === slug);
+    const references = duplicate ? [] : fieldReferences((getValues('draft.flows') ?? []) as FlowForm[], slug);
+    if (references.length === 0) remove();
+    else setPending({ slug, references, remove });
+  };
   return (
     <Stack sx={{ width: '100%' }}>
+      <RemoveUsedFieldDialog pending={pending} onClose={() => setPending(null)} />
       <PublishErrorAt prefix={['fields']} unless={(p) => p.length > 1} />
       <ArrayEditor<FieldForm>
         name="draft.fields"
@@ -48,6 +102,7 @@ export function FieldsEditor({ readOnly }: { readOnly?: boolean }) {
         renderItem={(i) => <FieldRow index={i} />}
         empty={<span>No fields yet: add the facts this agent collects from customers.</span>}
         readOnly={readOnly}
+        onRemove={confirmRemove}
       />
     </Stack>
   );

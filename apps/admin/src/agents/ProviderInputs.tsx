@@ -1,7 +1,9 @@
 import { Stack } from '@mui/material';
-import { ReferenceInput, required, SelectInput, TextInput } from 'react-admin';
-import { useWatch } from 'react-hook-form';
+import type { ChangeEvent } from 'react';
+import { ReferenceInput, required, SelectInput, TextInput, type RaRecord } from 'react-admin';
+import { useFormContext, useWatch } from 'react-hook-form';
 import type { ProviderKind } from './agent-config';
+import { defaultModelOf, PROVIDER_MODELS } from './provider-models';
 import { PublishErrorAt } from './publish-error';
 
 const KINDS: { id: ProviderKind; name: string }[] = [
@@ -24,12 +26,32 @@ const isJson = (value: unknown) => {
 /** Provider kind and model, the tenant credential to call it with, or the scripted rules. */
 export function ProviderInputs() {
   const kind = useWatch({ name: 'draft.provider.kind' }) as ProviderKind | undefined;
+  const { setValue } = useFormContext();
+  const known = kind ? PROVIDER_MODELS[kind]?.known ?? [] : [];
+  // Only a switch the user makes resets the model (loading a draft keeps its model); the
+  // credential goes too, as credentials are per provider kind.
+  const switched = (e: RaRecord | ChangeEvent<HTMLInputElement>) => {
+    const next = ('target' in e && e.target ? e.target.value : (e as RaRecord).id) as ProviderKind;
+    setValue('draft.provider.model', defaultModelOf(next), { shouldDirty: true, shouldValidate: true });
+    setValue('draft.provider.credentialId', '', { shouldDirty: true });
+  };
   return (
     <Stack sx={{ width: '100%' }}>
       <PublishErrorAt prefix={['provider']} />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <SelectInput source="draft.provider.kind" label="Provider" choices={KINDS} validate={required()} sx={{ minWidth: 260 }} />
-        <TextInput source="draft.provider.model" label="Model" validate={required()} helperText="e.g. gpt-4o-mini, gemini-2.5-flash" />
+        <SelectInput source="draft.provider.kind" label="Provider" choices={KINDS} validate={required()} sx={{ minWidth: 260 }} onChange={switched} />
+        <TextInput
+          source="draft.provider.model"
+          label="Model"
+          validate={required()}
+          helperText={known.length ? `Suggested: ${known.join(', ')}; any model id the provider serves works` : "The server's model id"}
+          slotProps={{ htmlInput: { list: 'provider-models' } }}
+        />
+        <datalist id="provider-models">
+          {known.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
       </Stack>
       {kind === 'openai-compatible' && <TextInput source="draft.provider.baseURL" label="Base URL" helperText="The server's OpenAI-compatible /v1 URL" />}
       {kind && kind !== 'scripted' && (

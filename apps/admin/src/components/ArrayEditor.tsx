@@ -17,10 +17,12 @@ interface ArrayEditorProps<T> {
   /** `data-testid` of each item is `${testId}-${index}`. */
   testId: string;
   readOnly?: boolean;
+  /** Called by an item's Remove instead of removing it, e.g. to confirm first; `remove()` removes it. */
+  onRemove?: (index: number, remove: () => void) => void;
 }
 
 /** An ordered list of cards: add, remove, move up and down. The form keeps the array at `name`. */
-export function ArrayEditor<T>({ name, newItem, addLabel, itemTitle, renderItem, empty, testId, readOnly }: ArrayEditorProps<T>) {
+export function ArrayEditor<T>({ name, newItem, addLabel, itemTitle, renderItem, empty, testId, readOnly, onRemove }: ArrayEditorProps<T>) {
   const { control } = useFormContext();
   // keyName: our items carry their own `id` (step and flow ids), which must not be overwritten.
   const { fields, append, remove, move } = useFieldArray({ control, name, keyName: '_key' });
@@ -52,7 +54,7 @@ export function ArrayEditor<T>({ name, newItem, addLabel, itemTitle, renderItem,
                   </span>
                 </Tooltip>
                 <Tooltip title="Remove">
-                  <IconButton size="small" aria-label="Remove" onClick={() => remove(index)}>
+                  <IconButton size="small" aria-label="Remove" onClick={() => (onRemove ? onRemove(index, () => remove(index)) : remove(index))}>
                     <DeleteIcon fontSize="small" />
                   </IconButton>
                 </Tooltip>

@@ -45,6 +45,10 @@ function TalkStepInputs({ flow, step, kind }: { flow: number; step: number; kind
   const at = `draft.flows.${flow}.steps.${step}`;
   const fields = (useWatch({ name: 'draft.fields' }) ?? []) as FieldForm[];
   const slugs = fields.map((f) => f.slug).filter(Boolean);
+  // A collected slug the agent no longer has stays listed, marked, so it can be unticked.
+  const collected = (useWatch({ name: `${at}.collect` }) ?? []) as string[];
+  const stale = collected.filter((s) => !slugs.includes(s));
+  const choices = [...slugs.map((s) => ({ id: s, name: s })), ...stale.map((s) => ({ id: s, name: `${s} (not a field of this agent: untick it)` }))];
   return (
     <>
       {kind === 'collect' && (
@@ -52,7 +56,7 @@ function TalkStepInputs({ flow, step, kind }: { flow: number; step: number; kind
           <CheckboxGroupInput
             source={`${at}.collect`}
             label="Collect"
-            choices={slugs.map((s) => ({ id: s, name: s }))}
+            choices={choices}
             helperText={slugs.length ? 'Fields this step asks for until they are known' : 'Add fields to the agent first'}
           />
           <TextInput source={`${at}.question`} label="Fixed first question (optional)" helperText="Sent word for word the first time, without a model call" />

@@ -1,0 +1,103 @@
+import type { Page } from 'playwright-core';
+import { apiUrl, createTenant, createUser } from '../integration/admin/support/admin-fixtures';
+import { confirmPublish, saveDraft } from './support/agent-steps';
+import { notified, openConsole } from './support/console-page';
+import { useConsoleSuite } from './support/console-suite';
+
+// No dead ends in the agent editor: a field the flows use is deleted with its uses (and the
+// draft still publishes), and a save refused for an input on another tab opens that tab, marked
+// with its error count, at the input.
+jest.setTimeout(180_000);
+
+const suite = useConsoleSuite();
+
+const config = () => ({
+  provider: { kind: 'scripted', model: 'concierge-script', scripted: { rules: [{ call: 'speak', reply: 'Claro!' }] } },
+  fields: { cidade: { type: 'string', ask: 'Pergunte a cidade.' }, email: { type: 'string' } },
+  tools: [],
+  flows: [
+    {
+      id: 'hospedagem',
+      name: 'Hospedagem',
+      on: [{ message: ['quero reservar um quarto'] }],
+      steps: [
+        { id: 'onde', kind: 'collect', collect: ['cidade', 'email'] },
+        { id: 'oferta', kind: 'prompt', prompt: 'Apresente o preço da diária.' },
+      ],
+    },
+  ],
+});
+
+async function openAgent(name: string, steps: (page: Page, agentId: string) => Promise<void>) {
+  const t = await createTenant(suite.db);
+  const user = await createUser(suite.db, 'owner', t.tenant.id);
+  const agent = await suite.db.agent.create({ data: { tenantId: t.tenant.id, name, config: config() } });
+  const { page, close } = await openConsole(suite.browser, user.email, { failureName: 'agent-editor-failure' });
+  try {
+    await page.goto(apiUrl(`/admin/#/agents/${agent.id}`));
+    await page.getByRole('button', { name: 'Save draft' }).waitFor();
+    await steps(page, agent.id);
+    await close();
+  } catch (err) {
+    await close(err);
+    throw err;
+  }
+}
+
+describe('the agent editor has no dead ends', () => {
+  it('deleting a used field offers to remove its references, and the draft then publishes', async () => {
+    await openAgent('Field Remover', async (page, agentId) => {
+      await page.getByRole('tab', { name: 'Fields' }).click();
+      // By its title: the stored config is jsonb, whose keys come back in its own order.
+      const emailField = page.locator('[data-testid^="field-"]').filter({ hasText: 'Field “email”' });
+      await emailField.getByRole('button', { name: 'Remove' }).first().click();
+
+      const dialog = page.getByTestId('remove-field-dialog');
+      await dialog.getByText('Flow “Hospedagem”, step “onde”: collects it').waitFor();
+      await dialog.getByRole('button', { name: 'Remove the field and its use' }).click();
+      await emailField.waitFor({ state: 'detached' });
+
+      // The step no longer collects it, visibly or in the saved draft.
+      await page.getByRole('tab', { name: 'Flows' }).click();
+      const step = page.getByTestId('flow-0-step-0');
+      await step.getByLabel('cidade', { exact: true }).waitFor();
+      expect(await step.getByLabel(/^email/).count()).toBe(0);
+
+      await saveDraft(page);
+      await confirmPublish(page);
+      await notified(page, 'Published version 1');
+
+      const published = await suite.db.agentVersion.findFirstOrThrow({ where: { agentId, version: 1 } });
+      const saved = published.config as ReturnType<typeof config>;
+      expect(Object.keys(saved.fields)).toEqual(['cidade']);
+      expect(saved.flows[0].steps[0].collect).toEqual(['cidade']);
+    });
+  });
+
+  it('an error on another tab is marked on that tab, which opens at the first error', async () => {
+    await openAgent('Tab Marker', async (page) => {
+      await page.getByRole('tab', { name: 'Flows' }).click();
+      const prompt = page.getByTestId('flow-0-step-1').getByRole('textbox', { name: /^Prompt/ });
+      await prompt.fill('');
+      await page.getByRole('tab', { name: 'General' }).click();
+
+      await page.getByRole('button', { name: 'Save draft' }).click();
+
+      const flowsTab = page.getByTestId('tab-2');
+      await page.locator('[data-testid="tab-2"][data-errors="1"]').waitFor();
+      expect(await flowsTab.textContent()).toBe('Flows (1 error)');
+      expect(await page.getByTestId('tab-0').getAttribute('data-errors')).toBe('0');
+      // The Flows tab is open, at the prompt that needs a value.
+      await page.locator('[data-testid="tab-2"][aria-selected="true"]').waitFor();
+      await page.waitForFunction("document.activeElement?.getAttribute('name') === 'draft.flows.0.steps.1.prompt'");
+      const box = await prompt.boundingBox();
+      const viewport = page.viewportSize();
+      expect(box && viewport && box.y >= 0 && box.y + box.height <= viewport.height).toBe(true);
+
+      // Fixed, the mark goes.
+      await prompt.fill('Apresente o preço.');
+      await page.locator('[data-testid="tab-2"][data-errors="0"]').waitFor();
+      expect(await flowsTab.textContent()).toBe('Flows');
+    });
+  });
+});
