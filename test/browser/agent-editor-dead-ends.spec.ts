@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { apiUrl, createTenant, createUser } from '../integration/admin/support/admin-fixtures';
 import { confirmPublish, saveDraft } from './support/agent-steps';
-import { notified, openConsole } from './support/console-page';
+import { choose, openConsole } from './support/console-page';
 import { useConsoleSuite } from './support/console-suite';
 
 // No dead ends in the agent editor: a field the flows use is deleted with its uses (and the
@@ -28,10 +28,10 @@ const config = () => ({
   ],
 });
 
-async function openAgent(name: string, steps: (page: Page, agentId: string) => Promise<void>) {
+async function openAgent(name: string, steps: (page: Page, agentId: string) => Promise<void>, agentConfig: object = config()) {
   const t = await createTenant(suite.db);
   const user = await createUser(suite.db, 'owner', t.tenant.id);
-  const agent = await suite.db.agent.create({ data: { tenantId: t.tenant.id, name, config: config() } });
+  const agent = await suite.db.agent.create({ data: { tenantId: t.tenant.id, name, config: agentConfig } });
   const { page, close } = await openConsole(suite.browser, user.email, { failureName: 'agent-editor-failure' });
   try {
     await page.goto(apiUrl(`/admin/#/agents/${agent.id}`));
@@ -65,7 +65,7 @@ describe('the agent editor has no dead ends', () => {
 
       await saveDraft(page);
       await confirmPublish(page);
-      await notified(page, 'Published version 1');
+      await page.getByText('v1 live').waitFor();
 
       const published = await suite.db.agentVersion.findFirstOrThrow({ where: { agentId, version: 1 } });
       const saved = published.config as ReturnType<typeof config>;
@@ -99,5 +99,29 @@ describe('the agent editor has no dead ends', () => {
       await page.locator('[data-testid="tab-2"][data-errors="0"]').waitFor();
       expect(await flowsTab.textContent()).toBe('Flows');
     });
+  });
+
+  it('a stale "Not published" banner goes once its cause is fixed, and switching provider resets the model', async () => {
+    // A draft saved before this editor existed: the step collects a field the agent no longer has.
+    const stale = config();
+    stale.flows[0].steps[0].collect = ['cidade', 'fone'];
+    await openAgent(
+      'Stale Banner',
+      async (page) => {
+        await confirmPublish(page);
+        await page.getByTestId('publish-error').filter({ hasText: 'fone' }).waitFor();
+
+        // The stale field stays listed at the step, marked, so it can be unticked.
+        await page.getByRole('tab', { name: 'Flows' }).click();
+        await page.getByTestId('flow-0-step-0').getByLabel(/^fone \(not a field of this agent/).click();
+        await saveDraft(page);
+        await page.getByTestId('publish-error').waitFor({ state: 'detached' });
+
+        await page.getByRole('tab', { name: 'General' }).click();
+        await choose(page, page.locator('[data-tab-panel="0"]'), 'Provider', 'Google Gemini');
+        expect(await page.locator('input[name="draft.provider.model"]').inputValue()).toBe('gemini-2.5-flash');
+      },
+      stale,
+    );
   });
 });
