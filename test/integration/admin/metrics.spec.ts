@@ -68,6 +68,9 @@ describe('metrics', () => {
 
     const m = await scrape(`http://127.0.0.1:${port}/metrics`);
     expect(m.get('switchboard_turns_total{outcome="answered"}')).toBe(1);
+    // Turns by agent and outcome code: this turn once under each of its codes.
+    expect(turn.outcomeCodes.length).toBeGreaterThan(0);
+    for (const code of turn.outcomeCodes) expect(m.get(`switchboard_turn_outcome_codes_total{agent="${turn.agentId}",code="${code}"}`)).toBe(1);
     expect(m.get('switchboard_llm_calls_total')).toBe(turn.llmCalls);
     expect(turn.llmCalls).toBeGreaterThan(0);
     expect(m.get('switchboard_tokens_total{direction="input"}')).toBe(turn.inputTokens);
