@@ -119,7 +119,11 @@ describe('the agent editor has no dead ends', () => {
 
         await page.getByRole('tab', { name: 'General' }).click();
         await choose(page, page.locator('[data-tab-panel="0"]'), 'Provider', 'Google Gemini');
-        expect(await page.locator('input[name="draft.provider.model"]').inputValue()).toBe('gemini-2.5-flash');
+        const model = page.getByRole('textbox', { name: /^Model/ });
+        expect(await model.inputValue()).toBe('gemini-2.5-flash');
+        // Its known models are offered; one click picks one.
+        await page.getByTestId('known-models').getByRole('button', { name: 'gemini-2.5-pro' }).click();
+        expect(await model.inputValue()).toBe('gemini-2.5-pro');
       },
       stale,
     );

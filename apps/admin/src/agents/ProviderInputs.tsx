@@ -1,4 +1,4 @@
-import { Stack } from '@mui/material';
+import { Chip, Stack } from '@mui/material';
 import type { ChangeEvent } from 'react';
 import { ReferenceInput, required, SelectInput, TextInput, type RaRecord } from 'react-admin';
 import { useFormContext, useWatch } from 'react-hook-form';
@@ -44,15 +44,16 @@ export function ProviderInputs() {
           source="draft.provider.model"
           label="Model"
           validate={required()}
-          helperText={known.length ? `Suggested: ${known.join(', ')}; any model id the provider serves works` : "The server's model id"}
-          slotProps={{ htmlInput: { list: 'provider-models' } }}
+          helperText={known.length ? 'Any model id the provider serves; known ones below' : kind === 'openai-compatible' ? "The server's model id" : undefined}
         />
-        <datalist id="provider-models">
-          {known.map((m) => (
-            <option key={m} value={m} />
-          ))}
-        </datalist>
       </Stack>
+      {known.length > 0 && (
+        <Stack direction="row" spacing={1} sx={{ mb: 2, flexWrap: 'wrap' }} data-testid="known-models">
+          {known.map((m) => (
+            <Chip key={m} size="small" variant="outlined" label={m} onClick={() => setValue('draft.provider.model', m, { shouldDirty: true, shouldValidate: true })} />
+          ))}
+        </Stack>
+      )}
       {kind === 'openai-compatible' && <TextInput source="draft.provider.baseURL" label="Base URL" helperText="The server's OpenAI-compatible /v1 URL" />}
       {kind && kind !== 'scripted' && (
         <ReferenceInput source="draft.provider.credentialId" reference="provider-credentials" filter={{ kind }}>
