@@ -1,24 +1,14 @@
-import { Chip, Stack } from '@mui/material';
 import { Edit, useNotify, useRecordContext } from 'react-admin';
 import type { AgentRecord } from './agent-config';
 import { AgentForm } from './AgentForm';
 import { AgentHealthPanel } from './AgentHealth';
 
+// Kept importable from here for the list and show pages; it lives in its own file so AgentForm can use it without a cycle.
+export { PublishedChip } from './PublishedChip';
+
 function AgentTitle() {
   const record = useRecordContext<AgentRecord>();
   return <span>Agent {record ? `“${record.name}”` : ''}</span>;
-}
-
-export function PublishedChip(_: { label?: string }) {
-  const record = useRecordContext<AgentRecord>();
-  if (!record) return null;
-  if (!record.publishedVersion) return <Chip size="small" label="never published" />;
-  return (
-    <Stack direction="row" spacing={0.5}>
-      <Chip size="small" color="success" label={`v${record.publishedVersion} live`} />
-      {record.unpublishedChanges && <Chip size="small" color="warning" variant="outlined" label="unpublished changes" data-testid="unpublished-changes" />}
-    </Stack>
-  );
 }
 
 export function AgentEdit() {

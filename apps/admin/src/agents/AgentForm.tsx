@@ -6,7 +6,7 @@ import { FlowsEditor } from '../flows/FlowsEditor';
 import { PlaygroundChat } from '../playground/PlaygroundChat';
 import type { AgentRecord } from './agent-config';
 import { configFromDraft, type AgentDraft } from './agent-form-model';
-import { PublishedChip } from './AgentEdit';
+import { PublishedChip } from './PublishedChip';
 import { AgentTests } from './AgentTests';
 import { BehaviourInputs } from './BehaviourInputs';
 import { FieldsEditor } from './FieldsEditor';
