@@ -81,6 +81,16 @@ describe('monthly quotas', () => {
     expect(await db.session.count({ where: { tenantId: t.tenant.id } })).toBe(1);
   });
 
+  it('refuses a playground turn over quota with 429 quota-exceeded, running nothing and storing nothing', async () => {
+    const t = await tenantThatUsed(5, 100);
+    await db.tenant.update({ where: { id: t.tenant.id }, data: { monthlyLlmCallQuota: 5n } });
+    const owner = await login((await createUser(db, 'owner', t.tenant.id)).email);
+    const res = await adminSend(owner, 'POST', `/v1/admin/agents/${t.agent.id}/playground/turns`, { message: 'Oi' });
+    expect(res.status).toBe(429);
+    expect(res.body).toMatchObject({ error: { code: 'quota-exceeded', details: { quota: 'llmCalls', limit: 5 } } });
+    expect(await db.playgroundSession.count({ where: { agentId: t.agent.id } })).toBe(0);
+  });
+
   it('refuses a widget visitor’s message over quota with 429 quota-exceeded, keeping it failed', async () => {
     const t = await tenantThatUsed(1, 1000);
     await db.tenant.update({ where: { id: t.tenant.id }, data: { monthlyTokenQuota: 1000n } });

@@ -49,13 +49,14 @@ import { ConversationTests } from './conversation-tests/conversation-tests.servi
 import { RunConversationTest } from './conversation-tests/run-conversation-test';
 import { PublishGate } from './conversation-tests/publish-gate';
 import { RestoreVersion } from './agents/restore-version.usecase';
+import { QuotasModule } from '../limits/quotas.module';
 
 /**
  * Console login and the admin REST the console reads (react-admin simple-REST dialect) under
  * /v1/admin. Needs PrismaService, ENV and REDIS from the global CoreModule.
  */
 @Module({
-  imports: [ChannelAuthModule, WidgetModule, ChannelAdaptersModule],
+  imports: [ChannelAuthModule, WidgetModule, ChannelAdaptersModule, QuotasModule],
   controllers: [
     AuthController,
     SessionsController,

@@ -1,10 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type Prisma } from '@switchboard/db';
+import { PrismaService, TenantQuotas, type Prisma } from '@switchboard/db';
 import type { AgentRunTarget, RecordedCall } from '@switchboard/queue';
 import { z } from 'zod';
 import { UnprocessableError } from '../../common/errors';
 import { ResourceNotFoundError } from '../admin-errors';
 import { AgentRunsQueue } from '../agent-runs/agent-runs.queue';
+import { refuseOverQuota } from '../../limits/refuse-over-quota';
 import { resolveRunTarget, runTargetSchema, targetLabel } from '../agent-runs/run-target';
 import type { AdminUser } from '../auth/admin-user';
 import { adminTransaction } from '../common/admin-transaction';
@@ -80,6 +81,7 @@ export class ConversationTests {
     private readonly prisma: PrismaService,
     private readonly runs: AgentRunsQueue,
     private readonly runner: RunConversationTest,
+    private readonly quotas: TenantQuotas,
   ) {}
 
   async list(user: AdminUser, agentId: string): Promise<TestDto[]> {
@@ -125,6 +127,8 @@ export class ConversationTests {
     });
     let recording = source.recording;
     if (!recording) {
+      // Recording calls the real model: refused over the monthly quota, like a playground turn.
+      await refuseOverQuota(this.quotas, source.agent.tenantId);
       // A transcript stores replies, not the model calls behind them: the customer's messages run
       // once, live, on the version the session ran, and that run's model replies are the recording.
       const target: AgentRunTarget = source.version === null ? { kind: 'draft' } : { kind: 'version', version: source.version };
@@ -188,12 +192,14 @@ export class ConversationTests {
 
   /** Runs one test (`testId`) or all of the agent's tests against `body.target`, and keeps each result on its test. */
   async run(user: AdminUser, agentId: string, body: RunTestBody, testId?: string): Promise<{ passed: boolean; results: TestRunResult[] }> {
-    const { target, tests } = await adminTransaction(this.prisma, user, async (tx) => {
+    const { agent, target, tests } = await adminTransaction(this.prisma, user, async (tx) => {
       const agent = await this.agent(tx, user, agentId);
       const target = await resolveRunTarget(tx, agent, body.target, body.config);
       const tests = testId ? [await this.find(tx, user, agentId, testId)] : await tx.conversationTest.findMany({ where: { agentId }, orderBy: { createdAt: 'asc' }, select: testSelect });
-      return { target, tests };
+      return { agent, target, tests };
     });
+    // Live tests call the real model: refused over the monthly quota (replayed ones are free).
+    if (tests.some((t) => t.mode === 'live')) await refuseOverQuota(this.quotas, agent.tenantId);
     const results = await this.runAll(tests, target, targetLabel(body.target));
     await this.remember(results);
     return { passed: results.every((r) => r.passed), results };

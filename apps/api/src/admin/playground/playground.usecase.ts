@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { PrismaService, type Prisma } from '@switchboard/db';
+import { PrismaService, TenantQuotas, type Prisma } from '@switchboard/db';
 import type { AgentRunTurn } from '@switchboard/queue';
 import { z } from 'zod';
 import { ConflictError, UnprocessableError } from '../../common/errors';
@@ -10,6 +10,7 @@ import { adminTransaction } from '../common/admin-transaction';
 import { isUuid } from '../list-query/filters';
 import { tenantScope } from '../tenant-scope';
 import { AgentRunsQueue } from '../agent-runs/agent-runs.queue';
+import { refuseOverQuota } from '../../limits/refuse-over-quota';
 import { resolveRunTarget, runTargetSchema, targetLabel } from '../agent-runs/run-target';
 
 /** Turns one playground conversation keeps; start a new one after that. */
@@ -67,6 +68,7 @@ export class PlaygroundTurns {
   constructor(
     private readonly prisma: PrismaService,
     private readonly runs: AgentRunsQueue,
+    private readonly quotas: TenantQuotas,
   ) {}
 
   async send(user: AdminUser, agentId: string, body: PlaygroundTurnBody): Promise<{ playgroundId: string; turn: PlaygroundTurn }> {
@@ -83,6 +85,9 @@ export class PlaygroundTurns {
     });
     const previous = (prepared.row?.turns ?? []) as PlaygroundTurn[];
     if (previous.length >= PLAYGROUND_MAX_TURNS) throw new PlaygroundTooLongError();
+    // A playground turn calls the real model: a tenant over its monthly quota is refused here as
+    // at every other door (429 quota-exceeded), so the playground is no way around the quota.
+    await refuseOverQuota(this.quotas, prepared.agent.tenantId);
     const playgroundId = prepared.row?.id ?? randomUUID();
     const answer = await this.runs.run('playground-turn', {
       tenantId: prepared.agent.tenantId,
