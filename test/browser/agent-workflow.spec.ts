@@ -53,8 +53,9 @@ describe('the console, end to end', () => {
     try {
       await buildAgentWithStaleStepTool(page, agentName);
       const error = await publishAndSeeStepError(page, SCREENSHOTS);
-      expect(error).toContain('[FlowConfigurationError] flow "hospedagem", step "oferta"');
-      expect(error).toContain('"reservar"');
+      // A sentence for people (#17): where, what and what to do, without class names or paths.
+      expect(error).toContain('Flow "hospedagem", step "oferta" uses the tool “reservar”, which exists but is not one of this agent’s tools.');
+      expect(error).not.toContain('FlowConfigurationError');
       // Only the step it concerns shows it.
       await expect(page.getByTestId('flow-0-step-0').getByTestId('publish-error-here').count()).resolves.toBe(0);
       await expect(page.getByTestId('flow-0-step-2').getByTestId('publish-error-here').count()).resolves.toBe(0);

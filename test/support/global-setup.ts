@@ -14,7 +14,10 @@ export default async function globalSetup(): Promise<void> {
 
   // The fake model servers of the tests listen on 127.0.0.1: agents pointed at them publish.
   // Other loopback names and addresses (localhost, 127.0.0.2) stay refused, for the tests of that.
-  const api = await startApi({ ...process.env, OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: process.env.TEST_API_LOG_LEVEL ?? 'info' }, name);
+  // Platform keys as a deployment has them (publish checks that the worker would have a key); the
+  // API never calls a provider, and no test reaches a real one.
+  const platformKeys = { OPENAI_API_KEY: 'sk-test-platform-key-not-real', GEMINI_API_KEY: 'test-platform-gemini-key-not-real' };
+  const api = await startApi({ ...process.env, ...platformKeys, OUTBOUND_ALLOWED_HOSTS: '127.0.0.1', LOG_LEVEL: process.env.TEST_API_LOG_LEVEL ?? 'info' }, name);
   (globalThis as { __TEST_API__?: typeof api }).__TEST_API__ = api;
   process.env.TEST_API_URL = api.baseUrl;
   process.env.TEST_API_METRICS_URL = api.metricsUrl;

@@ -39,6 +39,8 @@ export function startWorker(env: Record<string, string> = {}): Promise<WorkerPro
       DELIVERY_POLL_MS: '3600000',
       // Several workers run at once: no fixed metrics port. Tests that scrape pass a free one.
       WORKER_METRICS_PORT: '0',
+      // Many workers and APIs run at once against one Postgres (100 connections): small pools.
+      DATABASE_POOL_MAX: '5',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

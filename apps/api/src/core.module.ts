@@ -18,7 +18,7 @@ export class CoreModule {
   static forRoot(env: Env): DynamicModule {
     return {
       module: CoreModule,
-      imports: [EnvModule.forRoot(env), DbModule.forRoot({ url: env.DATABASE_URL }), appLoggerModule(env), RedisModule, MetricsModule],
+      imports: [EnvModule.forRoot(env), DbModule.forRoot({ url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX }), appLoggerModule(env), RedisModule, MetricsModule],
       providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
     };
   }

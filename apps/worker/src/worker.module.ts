@@ -36,7 +36,7 @@ export class WorkerModule {
             },
           },
         }),
-        DbModule.forRoot({ url: env.DATABASE_URL }),
+        DbModule.forRoot({ url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX }),
         // Redis, or Postgres in Postgres mode (QUEUE_BACKEND): the queue, leases, locks and events.
         backendModule(env),
         BullModule.forRoot({ connection: bullConnection(env), prefix: env.QUEUE_PREFIX }),

@@ -21,6 +21,8 @@ export const envSchema = z.object({
   PORT: z.coerce.number().int().min(1).max(65535).default(3000),
   HOST: z.string().default('0.0.0.0'),
   DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/switchboard'),
+  /** Connections this process's Prisma pool may open (Postgres allows 100 in all by default). */
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
   REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
   /**
    * Where jobs, pub/sub, leases, locks and rate limits live: `redis` (production) or `postgres`

@@ -8,8 +8,8 @@ export const DATABASE_URL = Symbol('DATABASE_URL');
 /** The one Prisma client of a process; connects on start, disconnects on shutdown. */
 @Injectable()
 export class PrismaService extends PrismaClient implements OnModuleInit, OnModuleDestroy {
-  constructor(connectionString: string) {
-    super({ adapter: new PrismaPg({ connectionString }), transactionOptions: TRANSACTION_OPTIONS });
+  constructor(connectionString: string, poolMax = 10) {
+    super({ adapter: new PrismaPg({ connectionString, max: poolMax }), transactionOptions: TRANSACTION_OPTIONS });
   }
 
   async onModuleInit(): Promise<void> {
