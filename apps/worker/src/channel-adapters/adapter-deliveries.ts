@@ -1,3 +1,4 @@
+import { scrubSecretText } from '@falai/agent';
 import { Inject, Injectable } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import { readAdapterSettings, type AdapterKind } from '@switchboard/webhooks';
@@ -41,9 +42,19 @@ export class AdapterDeliveries {
     this.allowedHosts = new Set(env.OUTBOUND_ALLOWED_HOSTS);
   }
 
+  /**
+   * The outcome's error becomes the delivery's lastError, which the tenant's viewers read: the
+   * channel's credentials (Telegram's token is part of its URLs) are scrubbed out of it first.
+   */
   async send(kind: AdapterKind, d: AdapterDelivery): Promise<SendOutcome> {
-    const adapter = this.adapters.get(kind);
     const ctx = await this.context(kind, d);
+    const credentials = Object.values((ctx.secrets ?? {}) as Record<string, unknown>).filter((v): v is string => typeof v === 'string');
+    const outcome = await this.sendWith(kind, d, ctx).catch((err: Error): SendOutcome => ({ ok: false, error: err.message }));
+    return outcome.ok ? outcome : { ...outcome, error: scrubSecretText(outcome.error, credentials) };
+  }
+
+  private async sendWith(kind: AdapterKind, d: AdapterDelivery, ctx: ReplyContext): Promise<SendOutcome> {
+    const adapter = this.adapters.get(kind);
     if (d.messageId === null) {
       const type = (d.payload as { type?: string } | null)?.type;
       if (type === 'session.handed_off' || type === 'session.handed_back') return adapter.sessionEvent(ctx, type satisfies SessionEventType);
