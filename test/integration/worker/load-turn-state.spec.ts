@@ -1,9 +1,9 @@
 import { HISTORY_LIMIT } from '../../../apps/worker/src/config/worker-settings';
-import { LoadTurnState } from '../../../apps/worker/src/turns/load-turn-state';
+import { LoadTurnState, turnStateQuery } from '../../../apps/worker/src/turns/load-turn-state';
 import { TurnSessionMissingError } from '../../../apps/worker/src/turns/turn-errors';
 import { testPrisma } from '../../support/fixtures';
 import { createSessionRows, queueInbound } from './support/rows';
-import type { PrismaClient } from '@switchboard/db';
+import { Prisma, type PrismaClient } from '@switchboard/db';
 
 jest.setTimeout(30_000);
 
@@ -49,7 +49,46 @@ describe('LoadTurnState', () => {
     const empty = await loader.execute(a.tenantId, a.sessionId);
     expect(empty.history).toEqual([]);
   });
+
+  it('reads as many pages for a session with 10,000 earlier messages as for one whose history just fills the window', async () => {
+    // A plan-level check, not a timing: the history must come from the last turns and their
+    // messages, never from numbering every message of the session (issue #23).
+    const window = await createSessionRows(prisma);
+    await addTurns(window, HISTORY_LIMIT / 2);
+    const long = await createSessionRows(prisma);
+    await addTurns(long, 5_000);
+    await prisma.$executeRawUnsafe('ANALYZE "Message"');
+    await prisma.$executeRawUnsafe('ANALYZE "Turn"');
+
+    const small = await pagesRead(window);
+    const large = await pagesRead(long);
+    expect((await new LoadTurnState(prisma as never).execute(long.tenantId, long.sessionId)).history).toHaveLength(HISTORY_LIMIT);
+    expect(large).toBeLessThanOrEqual(small * 1.2 + 8);
+  });
 });
+
+/** `count` turns on the session, each an inbound and its reply, written in one statement. */
+async function addTurns(rows: { tenantId: string; sessionId: string; channelId: string; agentId: string }, count: number): Promise<void> {
+  await prisma.$executeRaw`
+    WITH t AS (
+      INSERT INTO "Turn" ("tenantId", "sessionId", "agentId", "provider", "model", "createdAt")
+      SELECT ${rows.tenantId}::uuid, ${rows.sessionId}::uuid, ${rows.agentId}::uuid, 'p', 'm', timestamp '2026-01-01' + make_interval(secs => i)
+        FROM generate_series(1, ${count}) AS i
+      RETURNING "id")
+    INSERT INTO "Message" ("tenantId", "sessionId", "channelId", "direction", "status", "text", "turnId")
+    SELECT ${rows.tenantId}::uuid, ${rows.sessionId}::uuid, ${rows.channelId}::uuid, d.direction::"MessageDirection",
+           CASE WHEN d.direction = 'inbound' THEN 'answered' ELSE 'sent' END::"MessageStatus", 'text', t."id"
+      FROM t CROSS JOIN (VALUES ('inbound'), ('outbound')) AS d(direction)`;
+}
+
+/** Shared buffers (hit or read) the query touches, from its executed plan. */
+async function pagesRead(rows: { tenantId: string; sessionId: string }): Promise<number> {
+  const [row] = await prisma.$queryRaw<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }[]>(
+    Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${turnStateQuery(rows.tenantId, rows.sessionId)}`,
+  );
+  const plan = row['QUERY PLAN'][0].Plan;
+  return plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
+}
 
 function place(rows: { tenantId: string; sessionId: string; channelId: string }) {
   return { tenantId: rows.tenantId, sessionId: rows.sessionId, channelId: rows.channelId };

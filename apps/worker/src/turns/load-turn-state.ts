@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { HistoryItem } from '@falai/agent';
-import { PrismaService } from '@switchboard/db';
+import { Prisma, PrismaService } from '@switchboard/db';
 import { HISTORY_LIMIT } from '../config/worker-settings';
 import { TurnSessionMissingError } from './turn-errors';
 
@@ -33,22 +33,40 @@ export class LoadTurnState {
   constructor(private readonly prisma: PrismaService) {}
 
   async execute(tenantId: string, sessionId: string): Promise<TurnState> {
-    const [row] = await this.prisma.$queryRaw<(TurnSessionRow & { history: HistoryItem[] })[]>`
-      SELECT s."id", s."tenantId", s."status"::text AS "status", s."channelId", s."agentId", s."state", s."version",
-             COALESCE((
-               SELECT json_agg(json_build_object(
-                        'role', CASE WHEN h."direction" = 'inbound' THEN 'user' ELSE 'assistant' END,
-                        'content', h."text") ORDER BY h.n DESC)
-                 FROM (SELECT m."direction", m."text",
-                              row_number() OVER (ORDER BY t."createdAt" DESC, m."direction" DESC, m."seq" DESC) AS n
-                         FROM "Message" m JOIN "Turn" t ON t."id" = m."turnId"
-                        WHERE m."tenantId" = s."tenantId" AND m."sessionId" = s."id"
-                        ORDER BY n
-                        LIMIT ${HISTORY_LIMIT}) AS h), '[]'::json) AS "history"
-        FROM "Session" s
-       WHERE s."id" = ${sessionId}::uuid AND s."tenantId" = ${tenantId}::uuid`;
+    const [row] = await this.prisma.$queryRaw<(TurnSessionRow & { history: HistoryItem[] })[]>(turnStateQuery(tenantId, sessionId));
     if (!row) throw new TurnSessionMissingError(sessionId);
     const { history, ...session } = row;
     return { session, history };
   }
+}
+
+/**
+ * The query behind LoadTurnState. Its cost does not grow with the conversation: the last
+ * HISTORY_LIMIT turns come from the ("sessionId", "createdAt") index and their messages, turn by
+ * turn (a LATERAL with its own LIMIT, which the planner cannot flatten into a scan of every
+ * message of the tenant), from the ("turnId")
+ * index, so a session with ten thousand earlier messages reads what a fresh one does.
+ * Every turn holds at least the inbound it answered, so HISTORY_LIMIT turns always cover the last
+ * HISTORY_LIMIT messages. Exported so a test can read its plan.
+ */
+export function turnStateQuery(tenantId: string, sessionId: string): Prisma.Sql {
+  return Prisma.sql`
+      SELECT s."id", s."tenantId", s."status"::text AS "status", s."channelId", s."agentId", s."state", s."version",
+             COALESCE((
+               SELECT json_agg(json_build_object(
+                        'role', CASE WHEN h."direction" = 'inbound' THEN 'user' ELSE 'assistant' END,
+                        'content', h."text") ORDER BY h."turnAt", h."direction", h."seq")
+                 FROM (SELECT m."direction", m."text", m."seq", t."createdAt" AS "turnAt"
+                         FROM (SELECT "id", "createdAt" FROM "Turn"
+                                WHERE "sessionId" = s."id"
+                                ORDER BY "createdAt" DESC
+                                LIMIT ${HISTORY_LIMIT}) AS t
+                         CROSS JOIN LATERAL (SELECT "direction", "text", "seq" FROM "Message"
+                                              WHERE "turnId" = t."id" AND "tenantId" = s."tenantId"
+                                              ORDER BY "direction" DESC, "seq" DESC
+                                              LIMIT ${HISTORY_LIMIT}) AS m
+                        ORDER BY t."createdAt" DESC, m."direction" DESC, m."seq" DESC
+                        LIMIT ${HISTORY_LIMIT}) AS h), '[]'::json) AS "history"
+        FROM "Session" s
+       WHERE s."id" = ${sessionId}::uuid AND s."tenantId" = ${tenantId}::uuid`;
 }
