@@ -56,7 +56,19 @@ export interface ChaosReport {
   serverErrors: number;
   apiRestarted: boolean;
   settleMs: number;
+  /** Sessions that had a turn running in the last worker SIGKILLed (from its logs, not committed). */
+  recoverySessions: number;
+  /**
+   * Time from the last SIGKILL until every one of those sessions had a turn committed again: how
+   * long a crash silences a customer (issue #24 targets ≤ 10 s). Null when no session was caught.
+   */
+  recoveryMs: number | null;
+  /** True when a flush or the Postgres outage came after the last kill (the recovery includes it). */
+  faultAfterLastKill: boolean;
 }
+
+/** The failover target of issue #24: every session of a killed worker answered within this. */
+export const RECOVERY_TARGET_MS = 10_000;
 
 const FALLBACK = 'FALLBACK: não consigo responder agora.';
 const SWEEPER_INTERVAL_MS = 2_000;
@@ -147,6 +159,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     return w;
   };
   const restarts: Promise<unknown>[] = [];
+  let lastKill: { worker: WorkerProcess; at: number } | undefined;
   const workerEnv = {
     DATABASE_URL: viaProxy.toString(),
     REDIS_URL: redisUrl,
@@ -193,6 +206,9 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       serverErrors: 0,
       apiRestarted: false,
       settleMs: 0,
+      recoverySessions: 0,
+      recoveryMs: null,
+      faultAfterLastKill: false,
     };
     const accepted = new Map<string, string>(); // messageId → sessionId
     const total = opts.sessions * opts.messagesPerSession;
@@ -262,12 +278,14 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
           if (!claimed) continue;
           await flushClaimedDb(claimed.redis, token);
           report.redisFlushes++;
+          if (lastKill) report.faultAfterLastKill = true;
           log(`chaos: Redis flushed at ${accepted.size} accepted`);
           continue;
         }
         if (!outage && progress >= 0.6) {
           outage = true;
           log(`chaos: Postgres down at ${accepted.size} accepted`);
+          if (lastKill) report.faultAfterLastKill = true;
           await proxy.outage(OUTAGE_MS);
           report.postgresOutages++;
           log('chaos: Postgres back');
@@ -280,6 +298,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         const dying = workers[victim]!;
         workers[victim] = undefined;
         killed.add(dying);
+        lastKill = { worker: dying, at: Date.now() };
         await dying.kill();
         report.workerKills++;
         log(`chaos: worker ${victim} SIGKILLed at ${accepted.size} accepted`);
@@ -289,10 +308,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       // A short run may end before its turn for a flush or an outage came: do them now, so every
       // run meets every fault.
       if (!flushed && claimed) {
+        if (lastKill) report.faultAfterLastKill = true;
         await flushClaimedDb(claimed.redis, token);
         report.redisFlushes++;
       }
       if (!outage) {
+        if (lastKill) report.faultAfterLastKill = true;
         await proxy.outage(OUTAGE_MS);
         report.postgresOutages++;
       }
@@ -315,6 +336,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     log(`chaos: settled in ${report.settleMs} ms`);
 
     await countOutcomes(prisma, fx, accepted, report);
+    if (lastKill) await measureRecovery(prisma, lastKill, report);
     report.workerCrashes = crashes;
     report.understandDeferrals = started.reduce((n, w) => n + w.logs.filter((l) => l.msg === 'turn deferred: provider unavailable').length, 0);
     return report;
@@ -331,6 +353,34 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     }
     await dropDatabase(dbName);
   }
+}
+
+/**
+ * Failover time after the last SIGKILL. The sessions caught are those whose last turn in the
+ * killed worker's log was started and neither ended (committed, dropped, deferred…) in the log
+ * nor committed in the database (a log line can die with the process). Each counts from the kill
+ * to its first turn committed after it.
+ */
+async function measureRecovery(prisma: PrismaClient, kill: { worker: WorkerProcess; at: number }, report: ChaosReport): Promise<void> {
+  const running = new Map<string, string>(); // sessionId → turnId
+  for (const entry of kill.worker.logs) {
+    const sessionId = typeof entry.sessionId === 'string' ? entry.sessionId : undefined;
+    if (!sessionId) continue;
+    if (entry.msg === 'turn started' && typeof entry.turnId === 'string') running.set(sessionId, entry.turnId);
+    else running.delete(sessionId);
+  }
+  const committed = new Set((await prisma.turn.findMany({ where: { id: { in: [...running.values()] } }, select: { id: true } })).map((t) => t.id));
+  const caught = [...running].filter(([, turnId]) => !committed.has(turnId)).map(([sessionId]) => sessionId);
+  report.recoverySessions = caught.length;
+  if (caught.length === 0) return;
+  const after = await prisma.turn.groupBy({
+    by: ['sessionId'],
+    where: { sessionId: { in: caught }, createdAt: { gt: new Date(kill.at) } },
+    _min: { createdAt: true },
+  });
+  const firstAfter = new Map(after.map((a) => [a.sessionId, a._min.createdAt!.getTime()]));
+  // A caught session with no turn since (still unanswered at the end) counts as never recovered.
+  report.recoveryMs = Math.max(...caught.map((s) => (firstAfter.get(s) ?? Number.POSITIVE_INFINITY) - kill.at));
 }
 
 /** What became of each accepted message, read from the database alone. */
@@ -404,6 +454,13 @@ async function countOutcomes(prisma: PrismaClient, fx: TenantFixture, accepted: 
   }
 }
 
+function recoveryLine(r: ChaosReport): string {
+  if (r.recoveryMs === null) return 'no session was mid-turn in it';
+  const verdict = r.recoveryMs <= RECOVERY_TARGET_MS ? 'MET' : 'MISS';
+  const note = r.faultAfterLastKill ? ' (another fault came after it)' : '';
+  return `${Number.isFinite(r.recoveryMs) ? `${(r.recoveryMs / 1000).toFixed(1)} s` : 'never'} — target ≤ ${RECOVERY_TARGET_MS / 1000} s ${verdict}${note}`;
+}
+
 /** The report as a table people read at a glance. */
 export function formatReport(r: ChaosReport): string {
   const rows: [string, string | number][] = [
@@ -425,6 +482,8 @@ export function formatReport(r: ChaosReport): string {
     ['other 5xx answers', r.serverErrors],
     ['API restarted', r.apiRestarted ? 'yes' : 'no'],
     ['settle time after load', `${(r.settleMs / 1000).toFixed(1)} s`],
+    ['sessions caught in the last killed worker', r.recoverySessions],
+    ['recovery after the last SIGKILL', recoveryLine(r)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');

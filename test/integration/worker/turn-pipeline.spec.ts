@@ -14,6 +14,7 @@ import { CommitTurn } from '../../../apps/worker/src/turns/commit-turn';
 import { DrainSession } from '../../../apps/worker/src/turns/drain-session';
 import { LoadTurnState } from '../../../apps/worker/src/turns/load-turn-state';
 import { RunTurn } from '../../../apps/worker/src/turns/run-turn';
+import { SessionLeaseLostError } from '../../../apps/worker/src/turns/turn-errors';
 import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
 import { WakeScheduler } from '../../../apps/worker/src/wakes/wake-scheduler';
 import { FakeAgent, loadedAgent } from './support/fake-agent';
@@ -187,6 +188,27 @@ describe('worker turn pipeline', () => {
     ]);
     expect(await prisma.turn.count({ where: { sessionId: rows.sessionId } })).toBe(1);
     expect((await prisma.session.findUniqueOrThrow({ where: { id: rows.sessionId } })).version).toBe(1);
+  });
+
+  it('commits nothing when the session lease lapsed while the turn ran (issue #24: another worker may own it)', async () => {
+    const agent = new FakeAgent();
+    current = loadedAgent(agent);
+    const rows = await createSessionRows(prisma);
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+    const message = await prisma.message.findUniqueOrThrow({ where: { id: m1 } });
+    const lease = (await leases.acquire(rows.sessionId))!;
+    // The lease is taken from under the turn while the model thinks (it expired and another worker took it).
+    agent.behaviour = async (_input, result) => {
+      await redis.set(lease.key, 'another-worker');
+      await lease.renew();
+      return result;
+    };
+
+    await expect(mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, { kind: 'messages', messages: [message] }, lease)).rejects.toBeInstanceOf(SessionLeaseLostError);
+
+    expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.status])).toEqual([['inbound', 'queued']]);
+    expect(await prisma.turn.count({ where: { sessionId: rows.sessionId } })).toBe(0);
+    await redis.del(lease.key);
   });
 
   it('replays the turn on the fresh state when the session version moved under it', async () => {

@@ -83,7 +83,7 @@ export class DrainSession {
       }
       const batch = policy.policy === 'merge' ? await this.burst(req, policy.mergeWindowMs ?? DEFAULT_MERGE_WINDOW_MS) : await this.pending(req, 1);
       if (batch.length === 0) break;
-      await this.runTurn.execute(req.tenantId, req.sessionId, { kind: 'messages', messages: batch });
+      await this.runTurn.execute(req.tenantId, req.sessionId, { kind: 'messages', messages: batch }, req.lease);
       turns++;
     }
     if (!ownSettled && req.ownMessageId) ownSettled = await this.isSettled(req.tenantId, req.ownMessageId);

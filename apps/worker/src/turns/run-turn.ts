@@ -13,6 +13,7 @@ import { LoadTurnState, type TurnState } from './load-turn-state';
 import { SessionEvents } from './session-events';
 import {
   MessageAlreadyAnsweredError,
+  SessionLeaseLostError,
   SessionVersionConflictError,
   TenantQuotaExceededError,
   TurnReplayLimitError,
@@ -66,7 +67,8 @@ export class RunTurn {
     private readonly quotas: TenantQuotas,
   ) {}
 
-  async execute(tenantId: string, sessionId: string, trigger: TurnTrigger): Promise<CommittedTurn | null> {
+  /** `lease`: the session lease the caller holds; a turn whose lease lapsed never commits. */
+  async execute(tenantId: string, sessionId: string, trigger: TurnTrigger, lease?: { readonly isHeld: boolean }): Promise<CommittedTurn | null> {
     const firstStart = Date.now();
     const what = describe(trigger);
     for (let replay = 0; replay <= MAX_CONFLICT_REPLAYS; replay++) {
@@ -80,6 +82,7 @@ export class RunTurn {
         if (trigger.kind !== 'messages') await this.cancelWake(sessionId, trigger.key);
         return null;
       }
+      if (lease && !lease.isHeld) throw new SessionLeaseLostError(sessionId);
       try {
         const committed = await this.commit.execute(planned.commit);
         recordCommittedTurn(planned.commit, committed);

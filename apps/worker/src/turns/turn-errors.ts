@@ -16,6 +16,19 @@ export class MessageAlreadyAnsweredError extends Error {
   }
 }
 
+/**
+ * The session's lease could not be renewed while the turn ran (this worker stalled or lost its
+ * Redis): another worker may own the session now, so the turn stops before it commits and the
+ * job comes back later. The version check would refuse a stale commit anyway; this saves it.
+ */
+export class SessionLeaseLostError extends Error {
+  readonly code = 'session-lease-lost';
+  constructor(sessionId: string) {
+    super(`[SessionLeaseLostError] session ${sessionId}: the lease lapsed before the turn committed; the job will retry.`);
+    this.name = 'SessionLeaseLostError';
+  }
+}
+
 /** A turn that kept losing its version check; the job retries later with backoff. */
 export class TurnReplayLimitError extends Error {
   readonly code = 'turn-replay-limit';

@@ -7,6 +7,7 @@ import { isFlowInputWakeKey, QUEUES, type TurnJobData } from '@switchboard/queue
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { leaseBusyDelayMs, turnWorkerOptions } from '../config/worker-settings';
 import { SessionLeases, type Lease } from '../lease/session-lease';
+import { SessionLeaseLostError } from './turn-errors';
 import { DrainSession } from './drain-session';
 import { FlowInputLoader } from '../wakes/flow-input-loader';
 import { RunTurn, type TurnTrigger } from './run-turn';
@@ -72,6 +73,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       return job.data.wake ? await this.wake(job, token, lease) : await this.answer(job, token, lease, own?.agentId);
     } catch (err) {
       if (err instanceof DelayedError) throw err;
+      if (err instanceof SessionLeaseLostError) return await this.retryLater(job, token);
       // The provider is down for now: the messages stay queued and this job comes back later.
       const retries = job.data.providerRetries ?? 0;
       const delay = transientRetryDelayMs(err, retries);
@@ -114,7 +116,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     }
     const drained = await this.drain.execute({ tenantId, sessionId, lease, stopping: () => this.stopping });
     if (this.stopping || !lease.isHeld) return this.retryLater(job, token);
-    const committed = await this.runTurn.execute(tenantId, sessionId, trigger);
+    const committed = await this.runTurn.execute(tenantId, sessionId, trigger, lease);
     return { status: 'woke', turns: drained.turns, committed: committed !== null };
   }
 
