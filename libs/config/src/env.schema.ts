@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseRedisUrl } from './redis-url';
 import { trustProxySchema } from './trust-proxy';
 
 // Development-only secrets: they let `npm run dev` and the tests start without setup, and
@@ -23,7 +24,17 @@ export const envSchema = z.object({
   DATABASE_URL: z.string().url().default('postgresql://postgres@127.0.0.1:5432/switchboard'),
   /** Connections this process's Prisma pool may open (Postgres allows 100 in all by default). */
   DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(100).default(10),
-  REDIS_URL: z.string().url().default('redis://127.0.0.1:6379'),
+  /** One Redis (redis://…) or a Redis Cluster (redis+cluster://host:port,host:port…); see redis-url.ts. */
+  REDIS_URL: z
+    .string()
+    .superRefine((url, ctx) => {
+      try {
+        parseRedisUrl(url);
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', message: `REDIS_URL ${(err as Error).message}` });
+      }
+    })
+    .default('redis://127.0.0.1:6379'),
   /**
    * Where jobs, pub/sub, leases, locks and rate limits live: `redis` (production) or `postgres`
    * (the zero-install quick start, on DATABASE_URL). Unset: redis when REDIS_URL is set, else
@@ -31,7 +42,8 @@ export const envSchema = z.object({
    */
   QUEUE_BACKEND: z.enum(['redis', 'postgres']).optional(),
   /** Prefix of every BullMQ key, so test runs and deployments can share one Redis. */
-  QUEUE_PREFIX: z.string().min(1).default('sb'),
+  /** Prefix of every Redis key and queue. No braces: queue names carry the Redis Cluster hash tags. */
+  QUEUE_PREFIX: z.string().min(1).regex(/^[^{}]+$/, 'must not contain { or }: the queue names carry the Redis Cluster hash tags').default('sb'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   /** Origin allowed by CORS for the console when it is served elsewhere than the API. */

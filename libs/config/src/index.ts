@@ -2,3 +2,4 @@ export * from './env.schema';
 export * from './load-env';
 export * from './metrics-token';
 export * from './trust-proxy';
+export * from './redis-url';

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { HealthIndicatorService } from '@nestjs/terminus';
 import { PrismaService } from '@switchboard/db';
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/queue';
 import { REDIS } from '../redis/redis.tokens';
 import { withTimeout } from '../common/with-timeout';
 
@@ -18,7 +18,7 @@ export class DependencyIndicators {
   constructor(
     private readonly indicators: HealthIndicatorService,
     private readonly prisma: PrismaService,
-    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(REDIS) private readonly redis: RedisClient | null,
   ) {}
 
   /** False in Postgres mode: no Redis to check (the queue lives in Postgres). */

@@ -1,7 +1,6 @@
-import type { Redis } from 'ioredis';
 import type { Pool } from 'pg';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, type RateLimiterAbstract } from 'rate-limiter-flexible';
-import { RATE_LIMITS_TABLE, RUNTIME_SCHEMA } from '@switchboard/queue';
+import { RATE_LIMITS_TABLE, RUNTIME_SCHEMA, type RedisClient } from '@switchboard/queue';
 
 /** Injection token of the process's RateLimiters. */
 export const RATE_LIMITERS = Symbol('RATE_LIMITERS');
@@ -22,7 +21,7 @@ export interface RateLimiters {
 }
 
 export class RedisRateLimiters implements RateLimiters {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   create({ keyPrefix, points, durationSeconds }: RateLimitSpec): RateLimiterAbstract {
     return new RateLimiterRedis({

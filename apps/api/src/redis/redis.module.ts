@@ -1,8 +1,7 @@
 import { Global, Inject, Logger, Module, type OnModuleDestroy } from '@nestjs/common';
 import { queueBackend, type Env } from '@switchboard/config';
 import { PrismaService } from '@switchboard/db';
-import { ensureRuntimeSchema } from '@switchboard/queue';
-import { Redis } from 'ioredis';
+import { closeSharedClusters, createRedisClient, ensureRuntimeSchema, type RedisClient } from '@switchboard/queue';
 import { Pool } from 'pg';
 import { ENV } from '../config/env.module';
 import { PostgresSessionEventsSubscriber } from './postgres-session-events.subscriber';
@@ -31,7 +30,7 @@ import { RedisSessionEventsSubscriber, SessionEventsSubscriber } from './session
             : 'backend: redis (queue, session events and rate limits on REDIS_URL)',
         );
         if (queueBackend(env) === 'postgres') return null;
-        const redis = new Redis(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true });
+        const redis = createRedisClient(env.REDIS_URL, { enableOfflineQueue: false, maxRetriesPerRequest: 1, enableAutoPipelining: true });
         redis.on('error', () => undefined); // reconnects by itself; health reports the state
         return redis;
       },
@@ -50,7 +49,7 @@ import { RedisSessionEventsSubscriber, SessionEventsSubscriber } from './session
     {
       provide: RATE_LIMITERS,
       inject: [REDIS, RUNTIME_POOL],
-      useFactory: (redis: Redis | null, pool: Pool | null) => (redis ? new RedisRateLimiters(redis) : new PostgresRateLimiters(pool!)),
+      useFactory: (redis: RedisClient | null, pool: Pool | null) => (redis ? new RedisRateLimiters(redis) : new PostgresRateLimiters(pool!)),
     },
     {
       provide: SessionEventsSubscriber,
@@ -63,12 +62,13 @@ import { RedisSessionEventsSubscriber, SessionEventsSubscriber } from './session
 })
 export class RedisModule implements OnModuleDestroy {
   constructor(
-    @Inject(REDIS) private readonly redis: Redis | null,
+    @Inject(REDIS) private readonly redis: RedisClient | null,
     @Inject(RUNTIME_POOL) private readonly pool: Pool | null,
   ) {}
 
   async onModuleDestroy(): Promise<void> {
     this.redis?.disconnect();
+    await closeSharedClusters();
     await this.pool?.end().catch(() => undefined);
   }
 }

@@ -1,7 +1,6 @@
 import { Logger, type OnModuleDestroy } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
-import type { SessionEvent } from '@switchboard/queue';
-import { Redis } from 'ioredis';
+import { createRedisClient, type RedisClient, type SessionEvent } from '@switchboard/queue';
 import { withTimeout } from '../common/with-timeout';
 
 export type SessionEventListener = (event: SessionEvent) => void;
@@ -101,11 +100,11 @@ export abstract class SessionEventsSubscriber implements OnModuleDestroy {
 
 /** Redis pub/sub: one subscriber-mode ioredis connection. */
 export class RedisSessionEventsSubscriber extends SessionEventsSubscriber {
-  private readonly redis: Redis;
+  private readonly redis: RedisClient;
 
   constructor(env: Pick<Env, 'REDIS_URL'>) {
     super();
-    this.redis = new Redis(env.REDIS_URL, { maxRetriesPerRequest: null });
+    this.redis = createRedisClient(env.REDIS_URL, { maxRetriesPerRequest: null });
     this.redis.on('error', (err) => this.logger.warn({ err: err.message }, 'subscriber connection error'));
     this.redis.on('message', (channel: string, payload: string) => this.dispatch(channel, payload));
   }

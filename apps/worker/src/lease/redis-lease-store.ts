@@ -1,4 +1,4 @@
-import type { Redis } from 'ioredis';
+import type { RedisClient } from '@switchboard/queue';
 import type { LeaseStore } from './lease-store';
 
 // Compare-and-set in Lua: check the token and act in one step.
@@ -7,7 +7,7 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 
 /** Leases as Redis keys: SET NX PX to take, expiry by Redis itself. */
 export class RedisLeaseStore implements LeaseStore {
-  constructor(private readonly redis: Redis) {}
+  constructor(private readonly redis: RedisClient) {}
 
   async take(key: string, token: string, ttlMs: number): Promise<boolean> {
     return (await this.redis.set(key, token, 'PX', ttlMs, 'NX')) === 'OK';

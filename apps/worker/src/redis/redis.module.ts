@@ -1,5 +1,5 @@
 import { Global, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
-import { Redis } from 'ioredis';
+import { closeSharedClusters, createRedisClient, type RedisClient } from '@switchboard/queue';
 import { LEASE_STORE, SESSION_EVENT_PUBLISHER } from '../backend/backend.tokens';
 import { RedisSessionEventPublisher } from '../backend/redis-session-event-publisher';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
@@ -9,11 +9,12 @@ import { RedisLeaseStore } from '../lease/redis-lease-store';
 export const REDIS = Symbol('REDIS');
 
 class RedisCloser implements OnModuleDestroy {
-  constructor(@Inject(REDIS) private readonly redis: Redis) {}
+  constructor(@Inject(REDIS) private readonly redis: RedisClient) {}
 
   // Global modules are destroyed last, so running turns can still release leases and publish.
   async onModuleDestroy(): Promise<void> {
     await this.redis.quit().catch(() => this.redis.disconnect());
+    await closeSharedClusters();
   }
 }
 
@@ -24,10 +25,10 @@ class RedisCloser implements OnModuleDestroy {
     {
       provide: REDIS,
       inject: [WORKER_ENV],
-      useFactory: (env: WorkerEnv) => new Redis(env.REDIS_URL, { lazyConnect: false }),
+      useFactory: (env: WorkerEnv) => createRedisClient(env.REDIS_URL, { lazyConnect: false }),
     },
-    { provide: LEASE_STORE, inject: [REDIS], useFactory: (redis: Redis) => new RedisLeaseStore(redis) },
-    { provide: SESSION_EVENT_PUBLISHER, inject: [REDIS], useFactory: (redis: Redis) => new RedisSessionEventPublisher(redis) },
+    { provide: LEASE_STORE, inject: [REDIS], useFactory: (redis: RedisClient) => new RedisLeaseStore(redis) },
+    { provide: SESSION_EVENT_PUBLISHER, inject: [REDIS], useFactory: (redis: RedisClient) => new RedisSessionEventPublisher(redis) },
     RedisCloser,
   ],
   exports: [REDIS, LEASE_STORE, SESSION_EVENT_PUBLISHER],

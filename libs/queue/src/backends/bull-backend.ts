@@ -8,9 +8,8 @@ import {
   withBackend,
   type ConnectionOptions,
   type PostgresPoolConfig,
-  type RedisOptions,
 } from 'bullmq';
-import { redisConnection } from '../connection';
+import { redisConnection, type RedisClientOptions } from '../connection';
 
 type BullEnv = Pick<Env, 'QUEUE_BACKEND' | 'REDIS_URL' | 'DATABASE_URL' | 'QUEUE_PREFIX'>;
 
@@ -56,12 +55,12 @@ export function useBullBackend(env: Pick<Env, 'QUEUE_BACKEND'>): void {
  * Queue: both backends offer the same methods, only the class's type parameters differ.
  * `redisOptions` adds to the Redis connection (e.g. no offline queue) and is ignored on Postgres.
  */
-export function createBullQueue<T, R = unknown>(name: string, env: BullEnv, redisOptions: Partial<RedisOptions> = {}): Queue<T, R> {
+export function createBullQueue<T, R = unknown>(name: string, env: BullEnv, redisOptions: RedisClientOptions = {}): Queue<T, R> {
   if (queueBackend(env) === 'postgres') {
     const { Queue: PostgresQueue } = withBackend(createPostgresBackend);
     return new PostgresQueue<T, R>(name, { connection: bullPostgresConnection(env) }) as unknown as Queue<T, R>;
   }
-  return new Queue<T, R>(name, { prefix: env.QUEUE_PREFIX, connection: { ...redisConnection(env.REDIS_URL), ...redisOptions } as ConnectionOptions });
+  return new Queue<T, R>(name, { prefix: env.QUEUE_PREFIX, connection: redisConnection(env.REDIS_URL, redisOptions) });
 }
 
 /** QueueEvents on the chosen backend (for job.waitUntilFinished); typed as the Redis one, like createBullQueue. */
