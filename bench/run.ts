@@ -1,7 +1,7 @@
 // `npm run bench`: builds the API and the worker, runs every bench (or --only=...), prints a table
 // per bench, stores the results in bench/results/latest.json and regenerates docs/benchmarks.md.
 //
-//   --only=ingest,e2e,engine,dashboard,memory   which benches (default: all)
+//   --only=ingest,e2e,engine,dashboard,memory,fairness   which benches (default: all)
 //   --dashboard-rows=1000000[,10000000]         turn rows of the dashboard bench (default 1 million)
 //   --smoke                                     tiny sizes, apps from source, nothing written (the smoke test)
 //   --no-build / --no-write / --no-profile      skip the build, keep results and docs as they are, skip CPU profiles
@@ -10,6 +10,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runDashboardBench } from './dashboard/dashboard.bench';
 import { runE2eBench } from './e2e/e2e.bench';
+import { runFairnessBench } from './fairness/fairness.bench';
 import { runEngineBench } from './engine-report/engine-report';
 import { runIngestBench } from './ingest/ingest.bench';
 import { runMemoryBench } from './memory/memory.bench';
@@ -20,7 +21,7 @@ import { ROOT } from './support/processes';
 import type { BenchContext, BenchResult } from './support/results';
 import { ADMIN_DATABASE_URL } from '../test/support/test-database';
 
-export const BENCHES = ['ingest', 'e2e', 'engine', 'dashboard', 'memory'] as const;
+export const BENCHES = ['ingest', 'e2e', 'engine', 'dashboard', 'memory', 'fairness'] as const;
 export type BenchName = (typeof BENCHES)[number];
 
 export interface RunOptions {
@@ -79,6 +80,7 @@ export async function runBenches(opts: RunOptions, log: (line: string) => void =
     if (bench === 'engine') done(await runEngineBench(ctx));
     if (bench === 'dashboard') for (const rows of opts.dashboardRows) done(await runDashboardBench({ ...ctx, rows }));
     if (bench === 'memory') done(await runMemoryBench(ctx));
+    if (bench === 'fairness') done(await runFairnessBench(ctx));
   }
   if (opts.write) await store(results);
   return results;

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
+import { FairShare } from './fair-share';
 import { TurnsQueue } from './turns-queue.service';
 
-@Module({ providers: [TurnsQueue], exports: [TurnsQueue] })
+@Module({ providers: [FairShare, TurnsQueue], exports: [TurnsQueue] })
 export class TurnsQueueModule {}

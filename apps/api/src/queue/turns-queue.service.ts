@@ -4,6 +4,7 @@ import { createBullQueue, QUEUES, TURN_JOB_OPTIONS, turnJobId, wakeJobId, wakeJo
 import type { Queue } from 'bullmq';
 import { ENV } from '../config/env.module';
 import { withTimeout } from '../common/with-timeout';
+import { FairShare } from './fair-share';
 
 /** An enqueue that takes longer than this is treated as "queue down"; the sweeper retries it. */
 const ENQUEUE_TIMEOUT_MS = 2000;
@@ -17,7 +18,10 @@ export class TurnsQueue implements OnModuleDestroy {
   private readonly logger = new Logger(TurnsQueue.name);
   private readonly queue: Queue<TurnJobData>;
 
-  constructor(@Inject(ENV) env: Env) {
+  constructor(
+    @Inject(ENV) env: Env,
+    private readonly fairShare: FairShare,
+  ) {
     // Without the offline queue an add fails at once while Redis is down instead of hanging.
     this.queue = createBullQueue<TurnJobData>(QUEUES.turns, env, { enableOfflineQueue: false });
     this.queue.on('error', (err) => this.logger.warn({ err: err.message }, 'turns queue connection error'));
@@ -25,12 +29,15 @@ export class TurnsQueue implements OnModuleDestroy {
 
   /**
    * Adds the turn job for a message. Returns false (and logs) when the queue cannot take it: the
-   * message is already stored as `queued`, so the worker's sweeper enqueues it later.
+   * message is already stored as `queued`, so the worker's sweeper enqueues it later. Its
+   * priority is the tenant's fair share (FairShare).
    */
   async enqueue(data: TurnJobData & { messageId: string }): Promise<boolean> {
     try {
       await withTimeout(
-        this.queue.add('turn', data, { ...TURN_JOB_OPTIONS, jobId: turnJobId(data.messageId) }),
+        this.fairShare.nextPriority(data.tenantId).then((priority) =>
+          this.queue.add('turn', data, { ...TURN_JOB_OPTIONS, jobId: turnJobId(data.messageId), priority }),
+        ),
         ENQUEUE_TIMEOUT_MS,
         'enqueue turn job',
       );
@@ -52,7 +59,9 @@ export class TurnsQueue implements OnModuleDestroy {
   async enqueueWake(data: TurnJobData & { wake: string }): Promise<boolean> {
     try {
       await withTimeout(
-        this.queue.add(wakeJobName(data.wake), data, { ...TURN_JOB_OPTIONS, jobId: wakeJobId(data.sessionId, data.wake) }),
+        this.fairShare.nextPriority(data.tenantId).then((priority) =>
+          this.queue.add(wakeJobName(data.wake), data, { ...TURN_JOB_OPTIONS, jobId: wakeJobId(data.sessionId, data.wake), priority }),
+        ),
         ENQUEUE_TIMEOUT_MS,
         'enqueue flow input job',
       );

@@ -21,6 +21,7 @@ const tenantSelect = {
   slug: true,
   monthlyLlmCallQuota: true,
   monthlyTokenQuota: true,
+  queueWeight: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -46,15 +47,18 @@ const name = z.string().trim().min(1).max(200);
 const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a slug is lowercase letters, digits and inner dashes (at most 63)');
 /** Per calendar month (UTC); null = unlimited. */
 const quota = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional();
-const createBody = z.strictObject({ name, slug, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota });
+/** Share of the workers when several tenants have messages waiting (docs/fairness.md). */
+const queueWeight = z.number().int().min(1).max(100).optional();
+const createBody = z.strictObject({ name, slug, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, queueWeight });
 // react-admin sends the record back: read-only keys dropped.
-const updateBody = z.object({ name: name.optional(), slug: slug.optional(), monthlyLlmCallQuota: quota, monthlyTokenQuota: quota });
-type TenantBody = { name?: string; slug?: string; monthlyLlmCallQuota?: number | null; monthlyTokenQuota?: number | null };
+const updateBody = z.object({ name: name.optional(), slug: slug.optional(), monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, queueWeight });
+type TenantBody = { name?: string; slug?: string; monthlyLlmCallQuota?: number | null; monthlyTokenQuota?: number | null; queueWeight?: number };
 const tenantData = (b: TenantBody) => ({
   name: b.name,
   slug: b.slug,
   monthlyLlmCallQuota: toDb(b.monthlyLlmCallQuota),
   monthlyTokenQuota: toDb(b.monthlyTokenQuota),
+  queueWeight: b.queueWeight,
 });
 
 /** Tenants are the platform's business: only platform admins list and manage them. */
@@ -101,7 +105,7 @@ export class TenantsController {
 
   @Put(':id')
   @Roles('platform_admin')
-  @ApiOperation({ summary: 'Rename a tenant, change its slug or its monthly quotas (platform admins only)' })
+  @ApiOperation({ summary: 'Rename a tenant, change its slug, its monthly quotas or its queue weight (platform admins only)' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {
     try {
       return await this.prisma.$transaction(async (tx) => {
