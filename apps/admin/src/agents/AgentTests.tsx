@@ -28,7 +28,8 @@ export function AgentTests({ agentId, highlight }: { agentId: string; highlight?
     try {
       const answer = await adminFetch<{ passed: boolean; results: TestRunResult[] }>(`/agents/${agentId}/tests${testId ? `/${testId}` : ''}/run`, { method: 'POST', body: { target: 'draft' } });
       const failed = answer.results.filter((r) => !r.passed).length;
-      notify(failed ? `${failed} of ${answer.results.length} tests failed on the draft` : `${answer.results.length} tests passed on the draft`, { type: failed ? 'warning' : 'success' });
+      const total = answer.results.length;
+      notify(failed ? `${failed} of ${total} ${plural(total)} failed on the draft` : `${total} ${plural(total)} passed on the draft`, { type: failed ? 'warning' : 'success' });
       await refresh();
     } catch (err) {
       notify(`Tests not run: ${messageOf(err)}`, { type: 'error' });
@@ -102,7 +103,7 @@ export function AgentTests({ agentId, highlight }: { agentId: string; highlight?
                   {t.name} {t.id === highlight && <Chip size="small" color="primary" label="just saved" />}
                 </Typography>
                 <Typography variant="caption" color="text.secondary">
-                  {t.turns.length} messages · {t.turns.reduce((n, x) => n + x.expect.length, 0)} expectations
+                  {counted(t.turns.length, 'message')} · {counted(t.turns.reduce((n, x) => n + x.expect.length, 0), 'expectation')}
                 </Typography>
               </TableCell>
               <TableCell>
@@ -150,3 +151,6 @@ export function AgentTests({ agentId, highlight }: { agentId: string; highlight?
     </Stack>
   );
 }
+
+const plural = (n: number) => (n === 1 ? 'test' : 'tests');
+const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;

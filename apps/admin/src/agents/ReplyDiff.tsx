@@ -11,7 +11,7 @@ export function ReplyDiff({ before, now }: { before: string; now: string }) {
       Changed since the last passing run:{' '}
       {diffWords(before, now).map((part, i) =>
         part.removed ? (
-          <Box component="del" key={i} data-testid="reply-diff-removed" sx={{ color: 'error.main' }}>
+          <Box component="del" key={i} data-testid="reply-diff-removed" sx={{ color: 'error.main', mr: 0.5 }}>
             {part.value}
           </Box>
         ) : part.added ? (

@@ -34,7 +34,8 @@ const CONSOLE_LINES: { source: keyof UsageSummary['console']; label: string }[] 
 
 function consoleLine(u: ConsoleUsage | undefined): string {
   if (!u) return '—';
-  return `${u.turns.toLocaleString()} turns · ${u.llmCalls.toLocaleString()} LLM calls · ${(u.inputTokens + u.outputTokens).toLocaleString()} tokens`;
+  const count = (n: number, one: string) => `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
+  return `${count(u.turns, 'turn')} · ${count(u.llmCalls, 'LLM call')} · ${count(u.inputTokens + u.outputTokens, 'token')}`;
 }
 
 function Tile({ label, value, testId }: { label: string; value: string; testId: string }) {
