@@ -85,6 +85,8 @@ describe('the console, end to end', () => {
       await page.getByRole('menuitem', { name: 'Dashboard' }).click();
       await page.getByTestId('stat-llmCalls').getByText('2', { exact: true }).waitFor();
       await page.getByTestId('usage-llmCalls').getByText('2', { exact: true }).waitFor();
+      // The playground turn is the console's own line, not among the customer figures above.
+      await page.getByTestId('usage-console-playground').getByText('Playground: 1 turn · 2 LLM calls').waitFor();
       await page.getByTestId('chart-llm-calls').locator('canvas').first().waitFor();
       await page.getByTestId('chart-outcomes').locator('canvas').first().waitFor();
       await page.screenshot({ path: join(SCREENSHOTS, 'dashboard.png'), fullPage: true });

@@ -80,6 +80,13 @@ describe('safe iteration in the console', () => {
       await dialog.getByRole('button', { name: 'Cancel' }).click();
       expect((await suite.db.agent.findUniqueOrThrow({ where: { id: agent.id } })).publishedVersion).toBe(1);
 
+      // The agents list marks the draft that differs from the live version too.
+      await openList(page, 'Agents');
+      const row = page.getByRole('row').filter({ hasText: name });
+      await row.getByTestId('unpublished-changes').waitFor();
+      await row.click();
+      await page.getByRole('tab', { name: 'Flows' }).click();
+
       // Fix it and publish: the test passes.
       await question.fill(QUESTION);
       await saveDraft(page);

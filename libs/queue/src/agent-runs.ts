@@ -62,6 +62,11 @@ export interface AgentRunJobData {
   runId: string;
   /** `live`: the agent's own provider; `replay`: `recording`, turn by turn. */
   mode: 'live' | 'replay';
+  /**
+   * What the run is for: a live run's model usage is kept under this console line
+   * (ConsoleUsageDaily), never as customer usage. Replayed runs call no model and record nothing.
+   */
+  purpose: 'playground' | 'conversation-test';
   /** The engine session to continue (a playground's state); null starts a new one. */
   state: unknown;
   /** The conversation before `messages`, as the engine's history ({ role, content }). */

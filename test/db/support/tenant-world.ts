@@ -1,4 +1,4 @@
-import { encryptSecret, recordTurnUsage, type PrismaClient } from '@switchboard/db';
+import { encryptSecret, recordConsoleUsage, recordTurnUsage, type PrismaClient } from '@switchboard/db';
 import { randomBytes } from 'node:crypto';
 import { uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 
@@ -50,5 +50,6 @@ export async function populateTenant(prisma: PrismaClient, fx: TenantFixture): P
   // Safe iteration (issue 18): a playground conversation and a conversation test.
   await prisma.playgroundSession.create({ data: { tenantId, agentId: fx.agent.id, target: 'draft' } });
   await prisma.conversationTest.create({ data: { tenantId, agentId: fx.agent.id, name: `test-${s}`, source: 'playground', turns: [{ message: 'oi', expect: [] }] } });
+  await recordConsoleUsage(prisma, { tenantId, agentId: fx.agent.id, source: 'playground', at: new Date(), turns: 1, llmCalls: 1, inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 });
   return { sessionId: session.id, messageId: message.id, turnId: turn.id, userId: user.id };
 }

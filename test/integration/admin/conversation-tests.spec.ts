@@ -57,16 +57,46 @@ interface TestRun {
   results: { name: string; passed: boolean; target: string; turns: { replies: string[]; passed: boolean; expectations: { name: string; passed: boolean; detail: string }[] }[] }[];
 }
 
+interface ConsoleLine {
+  turns: number;
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+interface UsageSummary {
+  turns: number;
+  llmCalls: number;
+  console: { playground: ConsoleLine; 'conversation-test': ConsoleLine };
+}
+
+/** What customers did: channels, keys, sessions, messages, turns and every customer usage roll-up (tables and API). */
 async function customerCounts() {
   const where = { tenantId: fx.tenant.id };
-  const [channels, keys, sessions, turns, usage] = await Promise.all([
+  const [channels, keys, sessions, messages, turns, usage, outcomes, summary] = await Promise.all([
     db.channel.count({ where }),
     db.apiKey.count({ where }),
     db.session.count({ where }),
+    db.message.count({ where }),
     db.turn.count({ where }),
-    db.usageDaily.aggregate({ where, _sum: { turns: true } }),
+    db.usageDaily.aggregate({ where, _sum: { turns: true, llmCalls: true, inputTokens: true } }),
+    db.usageOutcomeDaily.aggregate({ where, _sum: { turns: true } }),
+    send<UsageSummary>('GET', '/usage/summary'),
   ]);
-  return { channels, keys, sessions, turns, usageTurns: usage._sum.turns ?? 0 };
+  return {
+    channels,
+    keys,
+    sessions,
+    messages,
+    turns,
+    usage: usage._sum,
+    outcomeTurns: outcomes._sum.turns ?? 0,
+    summary: { turns: summary.body.turns, llmCalls: summary.body.llmCalls },
+  };
+}
+
+/** The console's own usage line, per source, from the API. */
+async function consoleUsage(): Promise<UsageSummary['console']> {
+  return (await send<UsageSummary>('GET', '/usage/summary')).body.console;
 }
 
 beforeAll(async () => {
@@ -95,6 +125,8 @@ afterAll(async () => {
 describe('the draft playground', () => {
   it('runs the saved draft, an unsaved config and a version through the real engine and tools, creating no channel, key, session or usage', async () => {
     const before = await customerCounts();
+    expect(before.summary.turns).toBe(2); // the customer conversation of beforeAll
+    const consoleBefore = await consoleUsage();
     const first = await send<{ playgroundId: string; turn: { replies: { text: string }[]; trace: { type: string }[]; llmCalls: number; target: string } }>(
       'POST',
       `/agents/${fx.agent.id}/playground/turns`,
@@ -134,6 +166,14 @@ describe('the draft playground', () => {
     const stored = await send<{ turns: unknown[] }>('GET', `/agents/${fx.agent.id}/playground/${first.body.playgroundId}`);
     expect(stored.body.turns).toHaveLength(2);
     expect(await customerCounts()).toEqual(before);
+
+    // The three turns that ran are the playground's own usage line (the refused one never ran).
+    const calls = first.body.turn.llmCalls + second.body.turn.llmCalls + (unsaved.body as unknown as { turn: { llmCalls: number } }).turn.llmCalls;
+    const after = await consoleUsage();
+    expect(after.playground).toMatchObject({ turns: consoleBefore.playground.turns + 3, llmCalls: consoleBefore.playground.llmCalls + calls });
+    expect(after['conversation-test']).toEqual(consoleBefore['conversation-test']);
+    const row = await db.consoleUsageDaily.findFirstOrThrow({ where: { tenantId: fx.tenant.id, agentId: fx.agent.id, source: 'playground' } });
+    expect(row).toMatchObject({ turns: 3, llmCalls: BigInt(calls) });
   });
 });
 
@@ -142,6 +182,8 @@ describe('conversation tests and the publish gate', () => {
   let v1Replies: string[][];
 
   it('saves a test from a real transcript, and it replays green on the version it was recorded on', async () => {
+    const customersBefore = await customerCounts();
+    const consoleBefore = await consoleUsage();
     const created = await send<{ id: string; source: string; recordedVersion: number; recordedCalls: number; turns: { message: string }[] }>('POST', `/agents/${fx.agent.id}/tests`, {
       name: 'books in Rio',
       from: { sessionId },
@@ -167,6 +209,32 @@ describe('conversation tests and the publish gate', () => {
     expect(run.body).toMatchObject({ passed: true, results: [{ name: 'books in Rio', target: 'v1', passed: true }] });
     v1Replies = run.body.results[0].turns.map((t) => t.replies);
     expect(v1Replies[0]).toEqual([QUESTION]);
+
+    // Recording ran the two messages live: the tests' own usage line, never a customer's. The
+    // replayed run called no model and recorded nothing.
+    expect(await customerCounts()).toEqual(customersBefore);
+    const after = await consoleUsage();
+    expect(after['conversation-test'].turns).toBe(consoleBefore['conversation-test'].turns + 2);
+    expect(after['conversation-test'].llmCalls).toBe(consoleBefore['conversation-test'].llmCalls + created.body.recordedCalls);
+    expect(after.playground).toEqual(consoleBefore.playground);
+  });
+
+  it('reports which model call diverged when the requests no longer fit the recording', async () => {
+    // Without the fixed question the first turn needs a model call the recording does not have.
+    const noQuestion: AgentConfig = { ...config, flows: [{ ...hospedagemFlowSpec }] };
+    const run = await send<TestRun & { results: { diverged?: { turn: number; call: number; message: string } }[] }>('POST', `/agents/${fx.agent.id}/tests/${testId}/run`, {
+      target: 'unsaved',
+      config: noQuestion,
+    });
+    expect(run.status).toBe(200);
+    const [result] = run.body.results;
+    expect(result.passed).toBe(false);
+    expect(result.diverged).toMatchObject({ turn: 1 });
+    expect(result.diverged!.message).toMatch(/^turn 1, model call \d+ \((understand|speak), round \d+\): /);
+    const [first, second] = result.turns as { passed: boolean; error?: { code: string; message: string } }[];
+    expect(first).toMatchObject({ passed: false, error: { code: 'replay-diverged', message: result.diverged!.message } });
+    expect(second).toMatchObject({ passed: false, error: { code: 'turn-not-reached' } });
+    expect(second.error!.message).toContain(`not reached: the replay diverged at ${result.diverged!.message}`);
   });
 
   it('fails the named expectation when an edit changes the reply, and publish is refused with the results', async () => {
@@ -223,7 +291,12 @@ describe('conversation tests and the publish gate', () => {
 
     const diff = await send<{ changes: unknown[] }>('GET', `/agents/${fx.agent.id}/diff?from=1&to=draft`);
     expect(diff.body.changes).toEqual([]);
-    await send('PUT', `/agents/${fx.agent.id}`, { config: withQuestion('Qual cidade?') });
+    // The console's form saves the draft without `name` (the engine then takes the agent's name, here the
+    // same): the diff shows the real change only, no phantom /name removal.
+    const { name, ...withoutName } = withQuestion('Qual cidade?');
+    expect((await send('PUT', `/agents/${fx.agent.id}`, { name, config: withoutName })).status).toBe(200);
+    const edited = await send<{ changes: { path: string }[] }>('GET', `/agents/${fx.agent.id}/diff?from=3&to=draft`);
+    expect(edited.body.changes.map((c) => c.path)).toEqual([expect.stringMatching(/^\/flows\/0\/steps\/\d+\/question$/)]);
     const list = await send<{ id: string; unpublishedChanges: boolean }[]>('GET', '/agents');
     expect(list.body.find((a) => a.id === fx.agent.id)?.unpublishedChanges).toBe(true);
   });

@@ -1,4 +1,4 @@
-import { generateApiKey, recordTurnUsage, type PrismaClient } from '@switchboard/db';
+import { generateApiKey, recordConsoleUsage, recordTurnUsage, type PrismaClient } from '@switchboard/db';
 import { createWidgetChannel } from '../../support/widget';
 import { adminGet, adminSend, apiUrl, createSession, createTenant, createUser, login, openDb, unique } from './support/admin-fixtures';
 
@@ -126,5 +126,24 @@ describe('monthly quotas', () => {
     expect(quota.body).toMatchObject({ llmCalls: { used: 3, quota: 10 }, tokens: { used: 50, quota: null }, exceeded: null });
     const forTenant = await adminGet(platform, '/v1/admin/usage/quota', { tenantId: t.tenant.id });
     expect(forTenant.body).toMatchObject({ llmCalls: { used: 3, quota: 10 } });
+  });
+
+  it('counts the console runs (playground, live tests) toward the quota as a line of their own, never as customer usage', async () => {
+    const t = await tenantThatUsed(3, 50);
+    await recordConsoleUsage(db, { tenantId: t.tenant.id, agentId: t.agent.id, source: 'playground', at: new Date(), turns: 2, llmCalls: 4, inputTokens: 30, outputTokens: 10, cachedInputTokens: 0 });
+    await recordConsoleUsage(db, { tenantId: t.tenant.id, agentId: t.agent.id, source: 'conversation-test', at: new Date(), turns: 1, llmCalls: 3, inputTokens: 5, outputTokens: 5, cachedInputTokens: 0 });
+    await db.tenant.update({ where: { id: t.tenant.id }, data: { monthlyLlmCallQuota: 10n } });
+    const viewer = await login((await createUser(db, 'viewer', t.tenant.id)).email);
+
+    const quota = await adminGet(viewer, '/v1/admin/usage/quota');
+    expect(quota.body).toMatchObject({ llmCalls: { used: 10, quota: 10 }, tokens: { used: 100 }, console: { llmCalls: 7, tokens: 50 }, exceeded: 'llmCalls' });
+    const summary = await adminGet(viewer, '/v1/admin/usage/summary');
+    expect(summary.body).toMatchObject({
+      turns: 1,
+      llmCalls: 3,
+      console: { playground: { turns: 2, llmCalls: 4, inputTokens: 30, outputTokens: 10 }, 'conversation-test': { turns: 1, llmCalls: 3 } },
+    });
+    const res = await post(t.key, { session: unique('s'), text: 'the console spent the rest' });
+    expect(res.status).toBe(429);
   });
 });

@@ -2,6 +2,7 @@ import { Alert, Box, Tab, Tabs } from '@mui/material';
 import { useCallback, useEffect, useRef, useState, type ReactNode } from 'react';
 import { required, SaveButton, SimpleForm, TextInput, Toolbar, useRecordContext } from 'react-admin';
 import { useFormContext, useFormState } from 'react-hook-form';
+import { useSearchParams } from 'react-router-dom';
 import { FlowsEditor } from '../flows/FlowsEditor';
 import { PlaygroundChat } from '../playground/PlaygroundChat';
 import type { AgentRecord } from './agent-config';
@@ -47,9 +48,15 @@ function AgentToolbar({ onPublishError }: { onPublishError: (path: ConfigPath) =
 }
 
 /** The editor's playground: runs the form as it is now (unsaved changes included), the saved draft, or a version. */
-function EditorPlayground({ agentId }: { agentId: string }) {
+function EditorPlayground({ agentId, onTestSaved }: { agentId: string; onTestSaved: (testId: string) => void }) {
   const { getValues } = useFormContext();
-  return <PlaygroundChat agentId={agentId} unsavedConfig={() => ({ ...configFromDraft((getValues() as { draft: AgentDraft }).draft) })} />;
+  return (
+    <PlaygroundChat
+      agentId={agentId}
+      unsavedConfig={() => ({ ...configFromDraft((getValues() as { draft: AgentDraft }).draft) })}
+      onTestSaved={(test) => onTestSaved(test.id)}
+    />
+  );
 }
 
 /** Scrolls the first error of a tab's panel into view (after the tab has been shown) and focuses its input. */
@@ -64,7 +71,7 @@ function scrollToFirstError(tab: number) {
 }
 
 /** The tabs, each marked with how many errors it holds; a failed save opens the first one that has any. */
-function TabbedInputs({ tab, setTab }: { tab: number; setTab: (t: number) => void }) {
+function TabbedInputs({ tab, setTab, newTest, onTestSaved }: { tab: number; setTab: (t: number) => void; newTest: string | null; onTestSaved: (testId: string) => void }) {
   const record = useRecordContext<AgentRecord>();
   const { errors, submitCount } = useFormState();
   const { error: publishError } = usePublishError();
@@ -113,17 +120,32 @@ function TabbedInputs({ tab, setTab }: { tab: number; setTab: (t: number) => voi
         {record ? <VersionHistory agentId={record.id} /> : null}
       </Panel>
       <Panel active={tab === 5} index={5}>
-        {record ? <EditorPlayground agentId={record.id} /> : null}
+        {record ? <EditorPlayground agentId={record.id} onTestSaved={onTestSaved} /> : null}
       </Panel>
-      <Panel active={tab === 6} index={6}>
-        {record && tab === 6 ? <AgentTests agentId={record.id} /> : null}
+      <Panel active={tab === TESTS_TAB} index={TESTS_TAB}>
+        {record && tab === TESTS_TAB ? <AgentTests agentId={record.id} highlight={newTest} /> : null}
       </Panel>
     </>
   );
 }
 
+const TESTS_TAB = TABS.indexOf('Tests');
+
+/** The tab `?tab=` names (its label, any case), else the first. */
+function tabFromQuery(name: string | null): number {
+  const i = TABS.findIndex((t) => t.toLowerCase() === name?.toLowerCase());
+  return i < 0 ? 0 : i;
+}
+
 function AgentTabs() {
-  const [tab, setTab] = useState(0);
+  // `?tab=tests&test=<id>` opens the Tests tab on a test saved elsewhere (a session page, the Playground menu).
+  const [search] = useSearchParams();
+  const [tab, setTab] = useState(() => tabFromQuery(search.get('tab')));
+  const [newTest, setNewTest] = useState<string | null>(() => search.get('test'));
+  const onTestSaved = useCallback((testId: string) => {
+    setNewTest(testId);
+    setTab(TESTS_TAB);
+  }, []);
   const onPublishError = useCallback((path: ConfigPath) => {
     const target = tabOf(path);
     setTab(target);
@@ -132,7 +154,7 @@ function AgentTabs() {
   return (
     <SimpleForm toolbar={<AgentToolbar onPublishError={onPublishError} />} sx={{ maxWidth: 1100 }}>
       <PublishErrorSummary />
-      <TabbedInputs tab={tab} setTab={setTab} />
+      <TabbedInputs tab={tab} setTab={setTab} newTest={newTest} onTestSaved={onTestSaved} />
     </SimpleForm>
   );
 }

@@ -1,6 +1,6 @@
-import { Alert, Button, Chip, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Button, Chip, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNotify } from 'react-admin';
 import { adminFetch, messageOf } from '../api/api-fetch';
 import type { ConversationTest, TestRunResult } from '../playground/playground-api';
@@ -9,20 +9,27 @@ import { TestResultView } from './TestResults';
 /**
  * The agent's conversation tests: pass/fail of the last run per test and per expectation, and a
  * reply that changed since the last passing run. Run one or all against the saved draft.
+ * `highlight` picks out a test just saved (from the playground or a session's transcript).
  */
-export function AgentTests({ agentId }: { agentId: string }) {
+export function AgentTests({ agentId, highlight }: { agentId: string; highlight?: string | null }) {
   const notify = useNotify();
   const queryClient = useQueryClient();
   const tests = useQuery({ queryKey: ['agent-tests', agentId], queryFn: () => adminFetch<ConversationTest[]>(`/agents/${agentId}/tests`) });
   const [busy, setBusy] = useState<string | null>(null);
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['agent-tests', agentId] });
+  const highlighted = useRef<HTMLTableRowElement | null>(null);
+  const shown = tests.data?.some((t) => t.id === highlight);
+  useEffect(() => {
+    if (shown) highlighted.current?.scrollIntoView({ block: 'center' });
+  }, [shown]);
 
   const run = async (testId?: string) => {
     setBusy(testId ?? 'all');
     try {
       const answer = await adminFetch<{ passed: boolean; results: TestRunResult[] }>(`/agents/${agentId}/tests${testId ? `/${testId}` : ''}/run`, { method: 'POST', body: { target: 'draft' } });
       const failed = answer.results.filter((r) => !r.passed).length;
-      notify(failed ? `${failed} of ${answer.results.length} tests failed on the draft` : `${answer.results.length} tests passed on the draft`, { type: failed ? 'warning' : 'success' });
+      const total = answer.results.length;
+      notify(failed ? `${failed} of ${total} ${plural(total)} failed on the draft` : `${total} ${plural(total)} passed on the draft`, { type: failed ? 'warning' : 'success' });
       await refresh();
     } catch (err) {
       notify(`Tests not run: ${messageOf(err)}`, { type: 'error' });
@@ -31,11 +38,25 @@ export function AgentTests({ agentId }: { agentId: string }) {
     }
   };
 
+  const setMode = async (test: ConversationTest, mode: ConversationTest['mode']) => {
+    try {
+      await adminFetch(`/agents/${agentId}/tests/${test.id}`, { method: 'PUT', body: { mode } });
+      notify(mode === 'live' ? `Test “${test.name}” now runs on the live model` : `Test “${test.name}” now replays its recorded replies`);
+      await refresh();
+    } catch (err) {
+      notify(`Mode not changed: ${messageOf(err)}`, { type: 'error' });
+    }
+  };
+
   const remove = async (test: ConversationTest) => {
     if (!window.confirm(`Delete the test “${test.name}”?`)) return;
-    await adminFetch(`/agents/${agentId}/tests/${test.id}`, { method: 'DELETE' }).catch((err: unknown) => notify(messageOf(err), { type: 'error' }));
-    notify(`Test “${test.name}” deleted`);
-    await refresh();
+    try {
+      await adminFetch(`/agents/${agentId}/tests/${test.id}`, { method: 'DELETE' });
+      notify(`Test “${test.name}” deleted`);
+      await refresh();
+    } catch (err) {
+      notify(`Test not deleted: ${messageOf(err)}`, { type: 'error' });
+    }
   };
 
   if (tests.isPending) return <Typography color="text.secondary">Loading tests…</Typography>;
@@ -69,17 +90,38 @@ export function AgentTests({ agentId }: { agentId: string }) {
         </TableHead>
         <TableBody>
           {tests.data.map((t) => (
-            <TableRow key={t.id} data-testid={`test-row-${t.name}`} sx={{ verticalAlign: 'top' }}>
+            <TableRow
+              key={t.id}
+              ref={t.id === highlight ? highlighted : undefined}
+              selected={t.id === highlight}
+              data-testid={`test-row-${t.name}`}
+              data-new={t.id === highlight ? 'true' : undefined}
+              sx={{ verticalAlign: 'top' }}
+            >
               <TableCell>
-                <Typography variant="subtitle2">{t.name}</Typography>
+                <Typography variant="subtitle2">
+                  {t.name} {t.id === highlight && <Chip size="small" color="primary" label="just saved" />}
+                </Typography>
                 <Typography variant="caption" color="text.secondary">
-                  {t.turns.length} messages · {t.turns.reduce((n, x) => n + x.expect.length, 0)} expectations
+                  {counted(t.turns.length, 'message')} · {counted(t.turns.reduce((n, x) => n + x.expect.length, 0), 'expectation')}
                 </Typography>
               </TableCell>
               <TableCell>
                 {t.source} {t.recordedVersion ? `(v${t.recordedVersion})` : '(draft)'}
               </TableCell>
-              <TableCell>{t.mode}</TableCell>
+              <TableCell>
+                <TextField
+                  select
+                  size="small"
+                  value={t.mode}
+                  onChange={(e) => void setMode(t, e.target.value as ConversationTest['mode'])}
+                  disabled={busy !== null}
+                  inputProps={{ 'aria-label': `Mode of ${t.name}` }}
+                >
+                  <MenuItem value="replay">replay</MenuItem>
+                  <MenuItem value="live">live</MenuItem>
+                </TextField>
+              </TableCell>
               <TableCell sx={{ minWidth: 360 }}>
                 {t.lastRun ? (
                   <Stack spacing={1}>
@@ -109,3 +151,6 @@ export function AgentTests({ agentId }: { agentId: string }) {
     </Stack>
   );
 }
+
+const plural = (n: number) => (n === 1 ? 'test' : 'tests');
+const counted = (n: number, one: string) => `${n} ${one}${n === 1 ? '' : 's'}`;

@@ -1,5 +1,6 @@
 import { Alert, Chip, Stack, Typography } from '@mui/material';
 import type { TestRunResult } from '../playground/playground-api';
+import { ReplyDiff } from './ReplyDiff';
 
 /**
  * One test run: pass/fail per turn and per expectation, the replay divergence when there was one,
@@ -22,11 +23,7 @@ export function TestResultView({ result, lastPassing }: { result: TestRunResult;
             <Typography variant="body2">
               <b>{t.index + 1}.</b> “{t.message}” → {now ? `“${now}”` : 'no reply'}
             </Typography>
-            {before !== undefined && before !== now && (
-              <Typography variant="body2" color="text.secondary" data-testid="reply-diff">
-                Last passing run replied: “{before}”
-              </Typography>
-            )}
+            {before !== undefined && before !== now && <ReplyDiff before={before} now={now} />}
             {t.error && (
               <Typography variant="body2" color="error">
                 {t.error.message}

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Title, useDataProvider, useGetList } from 'react-admin';
 import type { AdminStats, ConsoleDataProvider } from '../api/data-provider';
 import { UsageCharts } from './UsageCharts';
-import { isoDay, readUsageDays, readUsageSummary, type UsageFilter, type UsageSummary } from './usage-data';
+import { isoDay, readUsageDays, readUsageSummary, type ConsoleUsage, type UsageFilter, type UsageSummary } from './usage-data';
 
 const TILES: { key: keyof AdminStats; label: string }[] = [
   { key: 'sessions', label: 'Sessions' },
@@ -25,6 +25,18 @@ const SUMMARY: { label: string; value: (s: UsageSummary) => number | null; testI
   { label: 'Deferred turns', value: (s) => s.deferredTurns, testId: 'usage-deferred' },
   { label: 'Failed turns', value: (s) => s.failedTurns, testId: 'usage-failed' },
 ];
+
+/** The console's own runs, never counted as customer usage: one row per source. */
+const CONSOLE_LINES: { source: keyof UsageSummary['console']; label: string }[] = [
+  { source: 'playground', label: 'Playground' },
+  { source: 'conversation-test', label: 'Live conversation tests' },
+];
+
+function consoleLine(u: ConsoleUsage | undefined): string {
+  if (!u) return '—';
+  const count = (n: number, one: string) => `${n.toLocaleString()} ${one}${n === 1 ? '' : 's'}`;
+  return `${count(u.turns, 'turn')} · ${count(u.llmCalls, 'LLM call')} · ${count(u.inputTokens + u.outputTokens, 'token')}`;
+}
 
 function Tile({ label, value, testId }: { label: string; value: string; testId: string }) {
   return (
@@ -80,6 +92,14 @@ export function Dashboard() {
       <Box sx={GRID}>
         {SUMMARY.map((s) => (
           <Tile key={s.testId} testId={s.testId} label={s.label} value={summary.isPending ? '…' : show(summary.data ? s.value(summary.data) : null)} />
+        ))}
+      </Box>
+      <Box data-testid="usage-console">
+        <Typography variant="subtitle2">Console runs (not customer traffic; they count toward the monthly quota)</Typography>
+        {CONSOLE_LINES.map(({ source, label }) => (
+          <Typography key={source} variant="body2" color="text.secondary" data-testid={`usage-console-${source}`}>
+            {label}: {summary.isPending ? '…' : consoleLine(summary.data?.console[source])}
+          </Typography>
         ))}
       </Box>
       {usage.error ? <Alert severity="error">Could not load usage per day: {usage.error.message}</Alert> : null}

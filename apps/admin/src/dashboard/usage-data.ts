@@ -16,7 +16,16 @@ export interface UsageDay {
   outcomes: Record<string, number>;
 }
 
-export type UsageSummary = Omit<UsageDay, 'id' | 'agentId' | 'day'> & { days: number };
+/** One console source's usage (playground turns, or live conversation-test runs). */
+export interface ConsoleUsage {
+  turns: number;
+  llmCalls: number;
+  inputTokens: number;
+  outputTokens: number;
+}
+
+/** Customer usage, and `console`: the playground and live tests, a line of their own (they count toward the quota, never toward customers). */
+export type UsageSummary = Omit<UsageDay, 'id' | 'agentId' | 'day'> & { days: number; console: { playground: ConsoleUsage; 'conversation-test': ConsoleUsage } };
 
 export interface UsageFilter {
   from: string;

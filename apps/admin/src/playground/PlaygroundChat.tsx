@@ -5,16 +5,19 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { adminFetch, messageOf } from '../api/api-fetch';
 import { TurnTraceView } from '../turns/TurnDetails';
-import { asTurnDetail, type PlaygroundAnswer, type PlaygroundTurn, type RunTarget } from './playground-api';
-import { SaveTestDialog } from './SaveTestDialog';
+import { useOpenAgentTests } from '../conversation-tests/open-agent-tests';
+import { SaveTestDialog } from '../conversation-tests/SaveTestDialog';
+import { asTurnDetail, type ConversationTest, type PlaygroundAnswer, type PlaygroundTurn, type RunTarget } from './playground-api';
 
 /**
  * Talks to an agent's saved draft, the editor's unsaved changes (when `unsavedConfig` is given)
  * or any published version, through the real engine and tools on a worker. Nothing is published
  * and no channel or key is created; each turn opens to the same trace as a transcript's turn, and
- * the conversation can be saved as a conversation test.
+ * the conversation can be saved as a conversation test — then the agent's Tests tab shows it
+ * (`onTestSaved` when the caller is that editor, else the editor is opened on it).
  */
-export function PlaygroundChat({ agentId, unsavedConfig, onTestSaved }: { agentId: string; unsavedConfig?: () => unknown; onTestSaved?: () => void }) {
+export function PlaygroundChat({ agentId, unsavedConfig, onTestSaved }: { agentId: string; unsavedConfig?: () => unknown; onTestSaved?: (test: ConversationTest) => void }) {
+  const openTests = useOpenAgentTests();
   const versions = useQuery({
     queryKey: ['agent-versions', agentId],
     queryFn: () => adminFetch<{ version: number }[]>(`/agents/${agentId}/versions`, { query: { range: '[0,99]' } }),
@@ -79,7 +82,7 @@ export function PlaygroundChat({ agentId, unsavedConfig, onTestSaved }: { agentI
         </Button>
       </Stack>
       <Typography variant="body2" color="text.secondary">
-        Playground turns run on a worker with the real tools; they create no channel, key or session and do not count as customer usage.
+        Playground turns run on a worker with the real tools; they create no channel, key or session. Their model calls are not customer usage: the dashboard shows them on a line of their own, and they count toward the monthly quota.
       </Typography>
       <Stack spacing={1} sx={{ minHeight: 120 }} data-testid="playground-chat">
         {turns.length === 0 && <Typography color="text.secondary">Write as a customer would.</Typography>}
@@ -138,7 +141,15 @@ export function PlaygroundChat({ agentId, unsavedConfig, onTestSaved }: { agentI
           Send
         </Button>
       </Stack>
-      {saving && playgroundId && <SaveTestDialog agentId={agentId} playgroundId={playgroundId} turns={turns} onClose={() => setSaving(false)} onSaved={onTestSaved} />}
+      {saving && playgroundId && (
+        <SaveTestDialog
+          agentId={agentId}
+          from={{ playgroundId }}
+          turns={turns.map((t) => ({ message: t.message, reply: t.replies.map((r) => r.text).join('\n'), at: t.at }))}
+          onClose={() => setSaving(false)}
+          onSaved={(test) => (onTestSaved ? onTestSaved(test) : openTests(agentId, test.id))}
+        />
+      )}
     </Stack>
   );
 }

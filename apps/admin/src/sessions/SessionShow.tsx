@@ -3,6 +3,7 @@ import { Datagrid, DateField, NumberField, Pagination, ReferenceField, Reference
 import { turnColumns } from '../turns/TurnColumns';
 import { TurnDetails } from '../turns/TurnDetails';
 import { HandBackButton } from '../queues/HandBackButton';
+import { SaveSessionAsTest } from './SaveSessionAsTest';
 import { SessionStatusChip } from './SessionStatusChip';
 import { Transcript } from './Transcript';
 
@@ -26,6 +27,7 @@ export function SessionShow() {
         <TextField source="id" label="Session id" />
         <Divider />
         <Typography variant="h6">Transcript</Typography>
+        <SaveSessionAsTest />
         <ReferenceManyField
           label={false}
           reference="messages"

@@ -5,3 +5,4 @@ export * from './usage-slot';
 export * from './fold-usage-slots';
 export * from './monthly-usage';
 export * from './tenant-quotas';
+export * from './console-usage';

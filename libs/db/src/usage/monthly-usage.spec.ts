@@ -6,7 +6,7 @@ describe('quotas', () => {
   });
 
   it('are exceeded once usage reaches them, model calls first; null is unlimited', () => {
-    const usage = { llmCalls: 10, tokens: 500, from: new Date(0), resetsAt: new Date(1) };
+    const usage = { llmCalls: 10, tokens: 500, console: { llmCalls: 4, tokens: 200 }, from: new Date(0), resetsAt: new Date(1) };
     expect(quotaState(usage, { monthlyLlmCallQuota: 10n, monthlyTokenQuota: 100n }).exceeded).toBe('llmCalls');
     expect(quotaState(usage, { monthlyLlmCallQuota: 11n, monthlyTokenQuota: 500n }).exceeded).toBe('tokens');
     expect(quotaState(usage, { monthlyLlmCallQuota: null, monthlyTokenQuota: null }).exceeded).toBeNull();

@@ -1,9 +1,12 @@
 import type { PrismaClient } from '../generated/prisma/client';
 
 export interface MonthlyUsage {
+  /** Customer turns and console runs together: what the quota counts. */
   llmCalls: number;
   /** Input + output tokens. */
   tokens: number;
+  /** Of those, the console's runs (playground, live conversation tests): their own line, never customer usage. */
+  console: { llmCalls: number; tokens: number };
   /** First instant of the month (UTC). */
   from: Date;
   /** When the month ends and the quota resets (UTC). */
@@ -20,17 +23,20 @@ export function monthOf(now: Date): { from: Date; resetsAt: Date } {
 
 /**
  * The tenant's model usage so far this month, from the UsageDaily roll-up the worker keeps in
- * each turn's commit: at most one row per agent and day, so this stays cheap at any volume.
+ * each turn's commit plus the console runs' ConsoleUsageDaily (they call the real provider too):
+ * at most a few rows per agent and day, so this stays cheap at any volume.
  */
-export async function monthToDateUsage(prisma: Pick<PrismaClient, 'usageDaily'>, tenantId: string, now = new Date()): Promise<MonthlyUsage> {
+export async function monthToDateUsage(prisma: Pick<PrismaClient, 'usageDaily' | 'consoleUsageDaily'>, tenantId: string, now = new Date()): Promise<MonthlyUsage> {
   const { from, resetsAt } = monthOf(now);
-  const sums = await prisma.usageDaily.aggregate({
-    where: { tenantId, day: { gte: from } },
-    _sum: { llmCalls: true, inputTokens: true, outputTokens: true },
-  });
+  const where = { tenantId, day: { gte: from } };
+  const _sum = { llmCalls: true, inputTokens: true, outputTokens: true } as const;
+  const [customers, consoleRuns] = await Promise.all([prisma.usageDaily.aggregate({ where, _sum }), prisma.consoleUsageDaily.aggregate({ where, _sum })]);
+  const calls = (s: typeof customers._sum) => Number(s.llmCalls ?? 0n);
+  const tokens = (s: typeof customers._sum) => Number((s.inputTokens ?? 0n) + (s.outputTokens ?? 0n));
   return {
-    llmCalls: Number(sums._sum.llmCalls ?? 0n),
-    tokens: Number((sums._sum.inputTokens ?? 0n) + (sums._sum.outputTokens ?? 0n)),
+    llmCalls: calls(customers._sum) + calls(consoleRuns._sum),
+    tokens: tokens(customers._sum) + tokens(consoleRuns._sum),
+    console: { llmCalls: calls(consoleRuns._sum), tokens: tokens(consoleRuns._sum) },
     from,
     resetsAt,
   };
@@ -39,6 +45,8 @@ export async function monthToDateUsage(prisma: Pick<PrismaClient, 'usageDaily'>,
 export interface QuotaState {
   llmCalls: { used: number; quota: number | null };
   tokens: { used: number; quota: number | null };
+  /** Of `used`, what the console's runs (playground, live conversation tests) spent. */
+  console: { llmCalls: number; tokens: number };
   resetsAt: Date;
   /** Which quota is spent, if any. */
   exceeded: 'llmCalls' | 'tokens' | null;
@@ -48,5 +56,5 @@ export function quotaState(usage: MonthlyUsage, quotas: { monthlyLlmCallQuota: b
   const llm = quotas.monthlyLlmCallQuota === null ? null : Number(quotas.monthlyLlmCallQuota);
   const tok = quotas.monthlyTokenQuota === null ? null : Number(quotas.monthlyTokenQuota);
   const exceeded = llm !== null && usage.llmCalls >= llm ? 'llmCalls' : tok !== null && usage.tokens >= tok ? 'tokens' : null;
-  return { llmCalls: { used: usage.llmCalls, quota: llm }, tokens: { used: usage.tokens, quota: tok }, resetsAt: usage.resetsAt, exceeded };
+  return { llmCalls: { used: usage.llmCalls, quota: llm }, tokens: { used: usage.tokens, quota: tok }, console: usage.console, resetsAt: usage.resetsAt, exceeded };
 }

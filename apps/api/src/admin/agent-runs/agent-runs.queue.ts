@@ -45,8 +45,9 @@ export class AgentRunsQueue implements OnModuleDestroy {
     });
   }
 
-  run(name: 'playground-turn' | 'conversation-test', data: AgentRunJobData, waitMs = AGENT_RUN_WAIT_MS): Promise<AgentRunResult> {
-    return this.roundTrip.run(name, data, waitMs);
+  /** The job is named after its purpose ("playground" or "conversation-test"), as queue dashboards list it. */
+  run(data: AgentRunJobData, waitMs = AGENT_RUN_WAIT_MS): Promise<AgentRunResult> {
+    return this.roundTrip.run(data.purpose, data, waitMs);
   }
 
   onModuleDestroy(): Promise<void> {

@@ -132,7 +132,8 @@ export class ConversationTests {
       // A transcript stores replies, not the model calls behind them: the customer's messages run
       // once, live, on the version the session ran, and that run's model replies are the recording.
       const target: AgentRunTarget = source.version === null ? { kind: 'draft' } : { kind: 'version', version: source.version };
-      const answer = await this.runs.run('conversation-test', {
+      const answer = await this.runs.run({
+        purpose: 'conversation-test',
         tenantId: source.agent.tenantId,
         agentId,
         target,

@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@switchboard/db';
+import { PrismaService, TenantQuotas } from '@switchboard/db';
 import { ForbiddenError, UnprocessableError } from '../../common/errors';
 import type { AdminUser } from '../auth/admin-user';
+import { refuseOverQuota } from '../../limits/refuse-over-quota';
 import { adminTransaction } from '../common/admin-transaction';
 import { ConversationTests, testSelect } from './conversation-tests.service';
 import type { TestRunResult } from './run-conversation-test';
@@ -47,12 +48,17 @@ export class PublishGate {
   constructor(
     private readonly prisma: PrismaService,
     private readonly tests: ConversationTests,
+    private readonly quotas: TenantQuotas,
   ) {}
 
   async check(user: AdminUser, agentId: string, overrideReason: string | undefined): Promise<PublishTestSummary> {
     const rows = await adminTransaction(this.prisma, user, (tx) =>
       tx.conversationTest.findMany({ where: { agentId }, orderBy: { createdAt: 'asc' }, select: testSelect }),
     );
+    // A live test calls the real model: over the monthly quota the publish is refused before
+    // anything runs, as a live run from the Tests tab is (replayed tests are free and still run).
+    const live = rows.find((t) => t.mode === 'live');
+    if (live) await refuseOverQuota(this.quotas, live.tenantId);
     const results = await this.tests.runAll(rows, { kind: 'draft' }, 'draft');
     await this.tests.remember(results);
     const failed = results.filter((r) => !r.passed).length;

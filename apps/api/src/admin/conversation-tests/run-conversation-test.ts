@@ -52,7 +52,8 @@ export class RunConversationTest {
     const turns = test.turns as TestTurn[];
     const mode = test.mode === 'live' ? 'live' : 'replay';
     const base = { testId: test.id, name: test.name, mode, target: targetLabel, ranAt: new Date().toISOString() } as const;
-    const answer = await this.runs.run('conversation-test', {
+    const answer = await this.runs.run({
+      purpose: 'conversation-test',
       tenantId: test.tenantId,
       agentId: test.agentId,
       target,

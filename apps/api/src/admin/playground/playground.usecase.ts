@@ -89,7 +89,8 @@ export class PlaygroundTurns {
     // at every other door (429 quota-exceeded), so the playground is no way around the quota.
     await refuseOverQuota(this.quotas, prepared.agent.tenantId);
     const playgroundId = prepared.row?.id ?? randomUUID();
-    const answer = await this.runs.run('playground-turn', {
+    const answer = await this.runs.run({
+      purpose: 'playground',
       tenantId: prepared.agent.tenantId,
       agentId,
       target: prepared.target,

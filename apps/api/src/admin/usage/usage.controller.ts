@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { ResourceNotFoundError } from '../admin-errors';
 import { targetTenant } from '../common/tenant-target';
-import { addBuckets, monthToDateUsage, PrismaService, quotaState, type Prisma, type QuotaState } from '@switchboard/db';
+import { addBuckets, monthToDateUsage, PrismaService, quotaState, readConsoleUsage, type ConsoleUsageBySource, type Prisma, type QuotaState } from '@switchboard/db';
 import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -105,7 +105,8 @@ export interface UsageDayDto extends UsageDto {
 /**
  * Usage by tenant, agent, day and outcome code, read from the daily roll-ups (UsageDaily and
  * UsageOutcomeDaily) that the worker maintains in each turn's commit transaction: the cost of
- * an answer depends on days × agents, never on the number of turns.
+ * an answer depends on days × agents, never on the number of turns. Customer traffic only; the
+ * console's runs (playground, live tests) are the summary's separate `console` line.
  */
 @ApiTags('console admin')
 @Controller('v1/admin/usage')
@@ -159,24 +160,27 @@ export class UsageController {
 
   @Get('summary')
   @Roles(...READERS)
-  @ApiOperation({ summary: 'Totals over the filtered days and agents (same filter as the list): turns, llmCalls, tokens, latency percentiles, outcomes' })
-  async summary(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<UsageDto & { days: number }> {
+  @ApiOperation({
+    summary:
+      'Totals over the filtered days and agents (same filter as the list): customer turns, llmCalls, tokens, latency percentiles, outcomes; `console`: the playground and live conversation tests, a line of their own',
+  })
+  async summary(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<UsageDto & { days: number; console: ConsoleUsageBySource }> {
     const { where } = parseListQuery(query, usageListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
-    const rows = await this.prisma.usageDaily.findMany({ where: scoped });
-    const outcomeRows = await this.prisma.usageOutcomeDaily.groupBy({
-      by: ['code'],
-      where: scoped as Prisma.UsageOutcomeDailyWhereInput,
-      _sum: { turns: true },
-    });
+    // The list's filters (tenant, agent, day) read the same on the three roll-ups.
+    const [rows, outcomeRows, consoleRuns] = await Promise.all([
+      this.prisma.usageDaily.findMany({ where: scoped }),
+      this.prisma.usageOutcomeDaily.groupBy({ by: ['code'], where: scoped as Prisma.UsageOutcomeDailyWhereInput, _sum: { turns: true } }),
+      readConsoleUsage(this.prisma, scoped as Prisma.ConsoleUsageDailyWhereInput),
+    ]);
     const outcomes = Object.fromEntries(outcomeRows.map((o) => [o.code, o._sum.turns ?? 0]));
     const days = new Set(rows.map((r) => r.day.toISOString().slice(0, 10))).size;
-    return { days, ...toUsageDto(rows.reduce(addSums, emptySums()), outcomes) };
+    return { days, ...toUsageDto(rows.reduce(addSums, emptySums()), outcomes), console: consoleRuns };
   }
 
   @Get('quota')
   @Roles(...READERS)
-  @ApiOperation({ summary: "This month's model calls and tokens against the tenant's quotas (platform admins: ?tenantId=)" })
+  @ApiOperation({ summary: "This month's model calls and tokens (customer turns and console runs) against the tenant's quotas, `console` the console's share (platform admins: ?tenantId=)" })
   async quota(
     @CurrentUser() user: AdminUser,
     @Query(new ZodValidationPipe(z.strictObject({ tenantId: z.string().optional() }), 'query')) query: { tenantId?: string },
