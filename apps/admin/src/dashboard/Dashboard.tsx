@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Title, useDataProvider, useGetList } from 'react-admin';
 import type { AdminStats, ConsoleDataProvider } from '../api/data-provider';
+import { FailuresByCode } from './FailuresByCode';
 import { UsageCharts } from './UsageCharts';
 import { isoDay, readUsageDays, readUsageSummary, type UsageFilter, type UsageSummary } from './usage-data';
 
@@ -82,6 +83,7 @@ export function Dashboard() {
           <Tile key={s.testId} testId={s.testId} label={s.label} value={summary.isPending ? '…' : show(summary.data ? s.value(summary.data) : null)} />
         ))}
       </Box>
+      <FailuresByCode filter={filter} />
       {usage.error ? <Alert severity="error">Could not load usage per day: {usage.error.message}</Alert> : null}
       {usage.isPending ? (
         <Typography color="text.secondary">Loading usage…</Typography>
