@@ -87,6 +87,8 @@ export class OpenSessionStream {
       for (const { event, cursor: next } of found) {
         cursor = next;
         const replies = event.replies.filter((r) => !sentReplies.has(r.id));
+        // Nothing new (a holding message the live `deferred` event already carried): only the cursor moves.
+        if (replies.length === 0 && event.answered.length === 0) continue;
         // Fields a publisher adds to its event (a status, say) ride along with the stored rows.
         const merged = live && live.turnId === event.turnId ? { ...live, ...event, replies } : { ...event, replies };
         remember(sentReplies, replies.map((r) => r.id));
@@ -107,6 +109,7 @@ export class OpenSessionStream {
     let stop: () => void;
     try {
       stop = await this.subscriber.listen(sessionChannel(sessionId), (event) => {
+        if (event.type === 'deferred') remember(sentReplies, (Array.isArray(event.replies) ? event.replies : []).map((r) => r.id));
         if (event.type === 'delta' || event.type === 'deferred') enqueue(() => void (closed || onEvent({ event })));
         else if (event.type === 'committed') enqueue(() => catchUp(event));
       });
