@@ -242,6 +242,39 @@ describe('GET /v1/sessions/:id/stream', () => {
     }
   });
 
+  it('a live stream shows the holding message of an understand deferral when it is sent, then the answer, each once', async () => {
+    worker ??= await startWorker({ QUEUE_PREFIX: api.queuePrefix });
+    const holding = 'Um momento, já respondo.';
+    const tenant = await createTenantFixture(prisma, {
+      agentConfig: {
+        ...conciergeAgentConfig,
+        holdingMessage: holding,
+        // Slow calls, so the stream is open before the first understand call fails.
+        provider: {
+          ...conciergeAgentConfig.provider,
+          scripted: { latencyMs: 1_500, rules: [{ call: 'understand', fail: { kind: 'overloaded', message: 'HTTP 500' }, times: 1 }, ...conciergeScript.rules] },
+        },
+      },
+    });
+    const posted = await call<{ sessionId: string; messageId: string }>(api, 'POST', '/v1/messages', tenant.apiKey, { session: `sse-hold-${uniqueSuffix()}`, text: 'Quero um quarto em Curitiba' });
+    const live = client();
+    await live.open(`${api.baseUrl}/v1/sessions/${posted.body.sessionId}/stream`, tenant.apiKey);
+
+    await live.until(() => live.events.find((e) => e.event === 'committed' && e.data.status === 'answered'));
+    const told = live.events
+      .filter((e) => e.event === 'committed' || e.event === 'deferred')
+      .map((e) => ({ event: e.event, status: e.data.status, replies: (e.data.replies as { text: string }[] | undefined)?.map((r) => r.text) }));
+    expect(told).toEqual([
+      { event: 'committed', status: 'deferred', replies: [holding] },
+      { event: 'deferred', status: undefined, replies: undefined },
+      { event: 'committed', status: 'answered', replies: ['A diária em Curitiba sai por R$ 420. Posso reservar?'] },
+    ]);
+    const deferral = live.events.find((e) => e.event === 'committed')!;
+    expect(deferral.data).toMatchObject({ answered: [], retryAt: expect.any(String) });
+    expect(live.events.find((e) => e.event === 'deferred')!.data).toEqual({ waiting: [posted.body.messageId], retryAt: deferral.data.retryAt });
+    live.close();
+  });
+
   it('answers 404 session-not-found for another tenant’s session and for malformed ids, 401 without a key', async () => {
     const posted = await call<{ sessionId: string }>(api, 'POST', '/v1/messages', other.apiKey, {
       session: `sse-other-${uniqueSuffix()}`,
