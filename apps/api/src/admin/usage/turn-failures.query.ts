@@ -88,6 +88,8 @@ export async function turnFailuresByCode(tx: TenantTx, tenantId: string | undefi
          ORDER BY (o->>'status' = 'failed') DESC LIMIT 1
       ) f
      WHERE t."createdAt" >= ${w.since} AND t."createdAt" < ${w.until}
+       -- Containment first: most turns went well and are dropped without unnesting their outcomes.
+       AND (t.outcomes @> '[{"status":"failed"}]' OR t.outcomes @> '[{"status":"deferred"}]')
        ${tenantId ? Prisma.sql`AND t."tenantId" = ${tenantId}::uuid` : Prisma.empty}
        ${w.agentId ? Prisma.sql`AND t."agentId" = ${w.agentId}::uuid` : Prisma.empty}
      GROUP BY f.status, f.code
