@@ -5,8 +5,9 @@ import { choose, openConsole } from './support/console-page';
 import { useConsoleSuite } from './support/console-suite';
 
 // No dead ends in the agent editor: a field the flows use is deleted with its uses (and the
-// draft still publishes), and a save refused for an input on another tab opens that tab, marked
-// with its error count, at the input.
+// draft still publishes), a save refused for an input on another tab opens that tab, marked
+// with its error count, at the input, and a script rule the worker could not compile is refused
+// by publish at the script's input.
 jest.setTimeout(180_000);
 
 const suite = useConsoleSuite();
@@ -99,6 +100,39 @@ describe('the agent editor has no dead ends', () => {
       await page.locator('[data-testid="tab-2"][data-errors="0"]').waitFor();
       expect(await flowsTab.textContent()).toBe('Flows');
     });
+  });
+
+  it('a broken regex is refused at its input: the script rule the worker could not compile', async () => {
+    const broken = config();
+    broken.provider.scripted.rules = [{ call: 'speak', match: '(?i)preço', reply: 'Claro!' } as (typeof broken.provider.scripted.rules)[number]];
+    await openAgent(
+      'Broken Regex',
+      async (page, agentId) => {
+        await page.getByRole('tab', { name: 'Flows' }).click();
+        await confirmPublish(page);
+        await page.getByTestId('publish-error').waitFor();
+
+        // The General tab opens, marked, at the script input, whose own helper text says what is wrong.
+        await page.locator('[data-testid="tab-0"][aria-selected="true"][data-errors="1"]').waitFor();
+        const script = page.getByRole('textbox', { name: /^Script rules \(JSON\)/ });
+        await page.waitForFunction("document.querySelector('textarea[name=\"draft.provider.scriptedJson\"]')?.getAttribute('aria-invalid') === 'true'");
+        const helperId = (await script.getAttribute('aria-describedby')) ?? '';
+        const helper = (await page.locator(`[id="${helperId}"]`).textContent()) ?? '';
+        expect(helper).toContain('Rule 1 of the scripted model has a pattern that is not a valid JavaScript regular expression');
+        expect(helper).toContain('(?i) are not supported');
+        // Written for a person: no exception class names.
+        expect(helper).not.toMatch(/\w+Error\b/);
+        expect(await suite.db.agentVersion.count({ where: { agentId } })).toBe(0);
+
+        // Fixed at the input, the draft publishes.
+        await script.fill(JSON.stringify({ rules: [{ call: 'speak', match: '[Pp]reço', reply: 'Claro!' }] }));
+        await saveDraft(page);
+        await confirmPublish(page);
+        await page.getByText('v1 live').waitFor();
+        expect(await suite.db.agentVersion.count({ where: { agentId } })).toBe(1);
+      },
+      broken,
+    );
   });
 
   it('a stale "Not published" banner goes once its cause is fixed, and switching provider resets the model', async () => {

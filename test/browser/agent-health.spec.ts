@@ -4,7 +4,8 @@ import { openConsole, openList } from './support/console-page';
 import { useConsoleSuite } from './support/console-suite';
 
 // An agent's failures on the agents list, without opening a transcript: the list is already
-// open when the failing turns are committed, and the health column catches up on its own.
+// open when the failing turns are committed, and the health column catches up on its own. The
+// dashboard counts them by code, each code linking to the turns list filtered by it.
 jest.setTimeout(180_000);
 
 const suite = useConsoleSuite();
@@ -44,6 +45,20 @@ describe('agent health in the console', () => {
       await openList(page, 'Sessions');
       const sessionRow = page.getByRole('row').filter({ hasText: 'health-session-1' });
       await sessionRow.getByTestId('last-turn-failure').filter({ hasText: 'failed · agent-unavailable' }).waitFor();
+
+      // The dashboard counts failed and deferred turns by code, and links each code to its turns.
+      await page.getByRole('menuitem', { name: 'Dashboard' }).click();
+      const byCode = page.getByTestId('failures-by-code');
+      await byCode.getByTestId('failure-deferred:provider-unavailable').filter({ hasText: 'provider-unavailable' }).waitFor();
+      const failedRow = byCode.getByTestId('failure-failed:agent-unavailable');
+      await expectText(failedRow, ['agent-unavailable', 'failed', '1']);
+      await failedRow.getByRole('link', { name: 'See turns' }).click();
+      await page.waitForURL((url) => url.hash.startsWith('#/turns'));
+      // The turns list opens filtered by that code: the one failed turn, not the other two.
+      await page.getByRole('textbox', { name: 'Outcome code' }).and(page.locator('[value="agent-unavailable"]')).waitFor();
+      const rows = page.locator('.RaDatagrid-table tbody tr');
+      await rows.filter({ hasText: 'agent-unavailable' }).first().waitFor();
+      expect(await rows.count()).toBe(1);
       await close();
     } catch (err) {
       await close(err);

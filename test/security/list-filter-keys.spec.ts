@@ -25,7 +25,7 @@ afterAll(async () => {
 });
 
 it('answers 400 invalid-filter to a filter named after an Object.prototype member, on every list route', async () => {
-  const lists = ['agents', 'channels', 'api-keys', 'provider-credentials', 'http-tools', 'tools', 'users', 'sessions', 'messages', 'turns', 'usage', 'usage/summary', 'audit-log'];
+  const lists = ['agents', 'channels', 'api-keys', 'provider-credentials', 'http-tools', 'tools', 'users', 'sessions', 'messages', 'turns', 'usage', 'usage/summary', 'usage/failures', 'audit-log'];
   const answers: string[] = [];
   for (const list of lists) {
     for (const key of PROTOTYPE_KEYS) {
@@ -54,7 +54,7 @@ it('answers 400 invalid-filter to a date Postgres cannot store, on every list wi
     }
   }
   // The usage lists filter whole days (YYYY-MM-DD): year 0 is the one such day Postgres lacks.
-  for (const list of ['usage', 'usage/summary']) {
+  for (const list of ['usage', 'usage/summary', 'usage/failures']) {
     for (const key of ['from', 'to']) {
       const filter = encodeURIComponent(JSON.stringify({ [key]: '0000-01-01' }));
       const res = await api.inject({ method: 'GET', url: `/v1/admin/${list}?filter=${filter}`, headers: { authorization: `Bearer ${token}` } });

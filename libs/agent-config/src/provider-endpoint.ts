@@ -23,6 +23,20 @@ export interface ProviderCredentialInfo {
   baseURL: string | null;
 }
 
+/** Provider kinds as a person names them, for error messages. */
+const PROVIDER_LABEL: Readonly<Record<Exclude<ProviderKind, 'scripted'>, string>> = {
+  openai: 'OpenAI',
+  gemini: 'Gemini',
+  'openai-compatible': 'OpenAI-compatible',
+};
+
+/** What a stored credential holds, as a sentence says it. */
+const KIND_LABEL: Readonly<Record<ProviderCredentialInfo['kind'], string>> = {
+  openai: 'an OpenAI',
+  gemini: 'a Gemini',
+  openai_compatible: 'an OpenAI-compatible server',
+};
+
 /** The stored kind of a credential (Prisma enum) for each provider kind of a config. */
 export const CREDENTIAL_KIND_OF: Readonly<Record<Exclude<ProviderKind, 'scripted'>, ProviderCredentialInfo['kind']>> = {
   openai: 'openai',
@@ -77,7 +91,8 @@ export async function checkProviderEndpoint(provider: AgentProviderConfig, optio
   if (credential && credential.kind !== CREDENTIAL_KIND_OF[provider.kind]) {
     throw new ProviderEndpointError(
       'provider-credential-kind',
-      `provider.credentialId names a ${credential.kind} credential but the agent's provider is ${provider.kind}. Pick one of the tenant's ${CREDENTIAL_KIND_OF[provider.kind]} credentials.`,
+      `The provider credential you picked holds ${KIND_LABEL[credential.kind]} key, but this agent's provider is ${PROVIDER_LABEL[provider.kind]}. ` +
+        `Pick one of the tenant's ${PROVIDER_LABEL[provider.kind]} credentials, or switch the provider.`,
       ['provider', 'credentialId'],
     );
   }
@@ -86,7 +101,7 @@ export async function checkProviderEndpoint(provider: AgentProviderConfig, optio
   const at = fromConfig ? ['provider', 'baseURL'] : ['provider', 'credentialId'];
   if (baseURL === undefined) {
     if (provider.kind === 'openai-compatible') {
-      throw new ProviderEndpointError('provider-base-url-invalid', 'Provider "openai-compatible" needs a baseURL, in provider.baseURL or in its credential.', ['provider', 'baseURL']);
+      throw new ProviderEndpointError('provider-base-url-invalid', 'An OpenAI-compatible provider needs the address of its server: enter a base URL here or in the provider credential.', ['provider', 'baseURL']);
     }
     return { key: credential ? 'tenant' : 'platform' };
   }
@@ -95,8 +110,8 @@ export async function checkProviderEndpoint(provider: AgentProviderConfig, optio
   if (provider.kind !== 'openai-compatible' && !credential && url.origin !== OFFICIAL_PROVIDER_ORIGINS[provider.kind]) {
     throw new ProviderEndpointError(
       'provider-base-url-needs-credential',
-      `provider.baseURL points a "${provider.kind}" agent at ${url.origin}, which is not ${OFFICIAL_PROVIDER_ORIGINS[provider.kind]}; ` +
-        "the platform's own key is only sent to the official endpoint. Add a provider credential of the tenant (provider.credentialId), or remove baseURL.",
+      `The base URL points this ${PROVIDER_LABEL[provider.kind]} agent at ${url.origin}, which is not ${OFFICIAL_PROVIDER_ORIGINS[provider.kind]}; ` +
+        "the platform's own key is only sent to the official endpoint. Pick a provider credential of your own, or remove the base URL.",
       at,
     );
   }
@@ -105,7 +120,7 @@ export async function checkProviderEndpoint(provider: AgentProviderConfig, optio
       await assertAllowedHost(url.hostname, options.allowedHosts, { resolve: options.resolveNames === false ? noResolve : options.resolve, caller: 'model providers' });
     } catch (err) {
       if (!(err instanceof ForbiddenAddressError)) throw err;
-      throw new ProviderEndpointError('provider-address-forbidden', `provider base URL ${url.origin}: ${err.message}`, at);
+      throw new ProviderEndpointError('provider-address-forbidden', `The provider base URL ${url.origin} cannot be used: ${err.message}`, at);
     }
   }
   return { baseURL, key: credential ? 'tenant' : provider.kind === 'openai-compatible' ? 'none' : 'platform' };

@@ -4,7 +4,7 @@ export * from './types';
 export { falai, type Falai, type FalaiStart } from './builder/falai';
 export * from './scripted';
 export { TurnInputError } from './turn/session';
-export { RETRY_LADDER_MS } from './turn/failures';
+export { failureCode, RETRY_LADDER_MS } from './turn/failures';
 export { pendingWakes } from './turn/pending-wakes';
 export * from './definition';
 export * from './store';

@@ -8,3 +8,4 @@ export * from './webhook-test';
 export * from './flow-inputs';
 export * from './channel-setup';
 export * from './agent-runs';
+export * from './turn-status';

@@ -38,5 +38,8 @@ export type TurnStatus = 'answered' | 'failed' | 'deferred';
 export type SessionEvent =
   | { type: 'committed'; turnId: string; answered: string[]; replies: { id: string; text: string }[]; status?: TurnStatus; retryAt?: string }
   | { type: 'delta'; turnId?: string; delta: string }
-  /** The model's understand call is down: these queued messages wait, and are tried again at `retryAt`. Nothing committed. */
-  | { type: 'deferred'; waiting: string[]; retryAt: string };
+  /**
+   * The model's understand call is down: these queued messages wait, and are tried again at
+   * `retryAt`. `replies` holds the holding message when this deferral sent it (the first time).
+   */
+  | { type: 'deferred'; waiting: string[]; retryAt: string; replies?: { id: string; text: string }[] };

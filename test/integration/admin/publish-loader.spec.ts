@@ -57,6 +57,11 @@ async function refused(agentId: string) {
   const error = errorOf(res.body);
   // A sentence for a person: no class names, no bracketed error tags.
   expect(error.message).not.toMatch(/\[\w+Error\]|Error\b/);
+  // Nor the input's JSON path: that is in `details.path`, and the console shows the sentence at the input.
+  const path = (error.details as { path?: (string | number)[] } | undefined)?.path ?? [];
+  expect(path.length).toBeGreaterThan(0);
+  expect(error.message).not.toMatch(/\w\[\d+\]|\$\.|\/\w+\/\d/);
+  if (path.length > 1) for (const form of [path.join('.'), path.join('/')]) expect(error.message).not.toContain(form);
   return error;
 }
 

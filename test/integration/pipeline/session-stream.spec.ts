@@ -107,7 +107,7 @@ describe('GET /v1/sessions/:id/stream', () => {
     const fromStart = client();
     await fromStart.open(url, fx.apiKey, { 'last-event-id': '0-0' });
     const one = await fromStart.until(() => fromStart.events.find((e) => e.event === 'committed'));
-    expect(one.data).toMatchObject({ answered: [first.messageId], replies: [{ text: expect.any(String) }] });
+    expect(one.data).toMatchObject({ answered: [first.messageId], replies: [{ text: expect.any(String) }], status: 'answered' });
     expect(one.id).toMatch(/^\d+-\d+$/);
     await fromStart.until(() => fromStart.events.length >= 2);
     expect(fromStart.events.map((e) => e.event)).toEqual(['committed', 'session']);
@@ -135,6 +135,68 @@ describe('GET /v1/sessions/:id/stream', () => {
 
     const bad = await fetch(url, { headers: { authorization: `Bearer ${fx.apiKey}`, 'last-event-id': 'yesterday' } });
     expect([bad.status, ((await bad.json()) as { error: { code: string } }).error.code]).toEqual([400, 'invalid-last-event-id']);
+  });
+
+  it('a resumed stream says how each missed turn ended: failed with the fallback, deferred with retryAt and the holding message', async () => {
+    worker ??= await startWorker({ QUEUE_PREFIX: api.queuePrefix });
+    const understand = conciergeScript.rules.filter((r) => r.call === 'understand');
+    const agent = (speakFail: { kind: 'auth' | 'overloaded'; message: string }) => ({
+      ...conciergeAgentConfig,
+      fallbackMessage: 'Desculpe, tente de novo mais tarde.',
+      holdingMessage: 'Um momento, já respondo.',
+      provider: { ...conciergeAgentConfig.provider, scripted: { rules: [...understand, { call: 'speak' as const, fail: speakFail }] } },
+    });
+    const cases = [
+      { fail: { kind: 'auth' as const, message: 'bad key' }, expected: { status: 'failed', replies: [{ id: expect.any(String), text: 'Desculpe, tente de novo mais tarde.' }] } },
+      {
+        fail: { kind: 'overloaded' as const, message: 'HTTP 500' },
+        expected: { status: 'deferred', retryAt: expect.any(String), replies: [{ id: expect.any(String), text: 'Um momento, já respondo.' }] },
+      },
+    ];
+    for (const { fail, expected } of cases) {
+      const tenant = await createTenantFixture(prisma, { agentConfig: agent(fail) });
+      const posted = await call<{ sessionId: string; messageId: string }>(api, 'POST', '/v1/messages', tenant.apiKey, { session: `sse-how-${uniqueSuffix()}`, text: 'Quero um quarto em Curitiba' });
+      await eventually(async () => (await prisma.message.findUniqueOrThrow({ where: { id: posted.body.messageId } })).status !== 'queued');
+
+      const resumed = client();
+      await resumed.open(`${api.baseUrl}/v1/sessions/${posted.body.sessionId}/stream`, tenant.apiKey, { 'last-event-id': '0-0' });
+      const caughtUp = await resumed.until(() => resumed.events.find((e) => e.event === 'committed'));
+      expect(caughtUp.data).toEqual({ turnId: expect.any(String), answered: [posted.body.messageId], ...expected });
+      resumed.close();
+    }
+  });
+
+  it('a live stream shows the holding message of an understand deferral when it is sent, then the answer, each once', async () => {
+    worker ??= await startWorker({ QUEUE_PREFIX: api.queuePrefix });
+    const holding = 'Um momento, já respondo.';
+    const tenant = await createTenantFixture(prisma, {
+      agentConfig: {
+        ...conciergeAgentConfig,
+        holdingMessage: holding,
+        // Slow calls, so the stream is open before the first understand call fails.
+        provider: {
+          ...conciergeAgentConfig.provider,
+          scripted: { latencyMs: 1_500, rules: [{ call: 'understand', fail: { kind: 'overloaded', message: 'HTTP 500' }, times: 1 }, ...conciergeScript.rules] },
+        },
+      },
+    });
+    const posted = await call<{ sessionId: string; messageId: string }>(api, 'POST', '/v1/messages', tenant.apiKey, { session: `sse-hold-${uniqueSuffix()}`, text: 'Quero um quarto em Curitiba' });
+    const live = client();
+    await live.open(`${api.baseUrl}/v1/sessions/${posted.body.sessionId}/stream`, tenant.apiKey);
+
+    await live.until(() => live.events.find((e) => e.event === 'committed' && e.data.status === 'answered'));
+    const told = live.events
+      .filter((e) => e.event === 'committed' || e.event === 'deferred')
+      .map((e) => ({ event: e.event, status: e.data.status, replies: (e.data.replies as { text: string }[] | undefined)?.map((r) => r.text) }));
+    expect(told).toEqual([
+      { event: 'committed', status: 'deferred', replies: [holding] },
+      { event: 'deferred', status: undefined, replies: undefined },
+      { event: 'committed', status: 'answered', replies: ['A diária em Curitiba sai por R$ 420. Posso reservar?'] },
+    ]);
+    const deferral = live.events.find((e) => e.event === 'committed')!;
+    expect(deferral.data).toMatchObject({ answered: [], retryAt: expect.any(String) });
+    expect(live.events.find((e) => e.event === 'deferred')!.data).toEqual({ waiting: [posted.body.messageId], retryAt: deferral.data.retryAt });
+    live.close();
   });
 
   it('answers 404 session-not-found for another tenant’s session and for malformed ids, 401 without a key', async () => {

@@ -123,4 +123,24 @@ describe('fallback and holding messages, exactly once', () => {
     const reply = await eventually(async () => (await outbound(answer.sessionId))[0], 60_000);
     expect(reply.text).toBe(OFFER);
   });
+
+  it('an understand call down twice sends the holding message once for the deferred turn, ?wait carries it, and the answer follows', async () => {
+    const fx = await createTenantFixture(prisma, {
+      agentConfig: concierge([{ call: 'understand', fail: { kind: 'overloaded', message: 'HTTP 500' }, times: 2 }, ...understand, ...speak], { holdingMessage: HOLDING }),
+    });
+
+    const answer = await postAndWait(fx);
+
+    expect(answer).toMatchObject({ status: 'deferred', replies: [{ text: HOLDING }], retryAt: expect.any(String) });
+    // Deferred again at its first retry (1 s), answered at the second (5 s later): one holding message.
+    await eventually(async () => (await outbound(answer.sessionId)).length === 2, 60_000);
+    expect(await outbound(answer.sessionId)).toEqual([
+      { text: HOLDING, kind: 'holding' },
+      { text: OFFER, kind: expect.any(String) },
+    ]);
+    // The deferral is a Turn row of its own (health and the dashboard see the outage), recorded once.
+    const turns = await prisma.turn.findMany({ where: { sessionId: answer.sessionId }, orderBy: { createdAt: 'asc' }, select: { outcomeCodes: true } });
+    expect(turns.map((t) => t.outcomeCodes.includes('provider-unavailable'))).toEqual([true, false]);
+    expect((await prisma.message.findUniqueOrThrow({ where: { id: answer.messageId } })).status).toBe('answered');
+  });
 });

@@ -122,7 +122,7 @@ describe('provider credentials', () => {
 
     await expect(build(ofB.id)).rejects.toThrow(AgentLoadError);
     await expect(build(ofB.id)).rejects.toMatchObject({ code: 'credential-missing', path: ['provider', 'credentialId'] });
-    await expect(build(gemini.id)).rejects.toMatchObject({ code: 'provider-credential-kind', message: expect.stringContaining('names a gemini credential but the agent\'s provider is openai') });
+    await expect(build(gemini.id)).rejects.toMatchObject({ code: 'provider-credential-kind', message: expect.stringContaining("holds a Gemini key, but this agent's provider is OpenAI") });
     await expect(build(copied.id)).rejects.toMatchObject({ code: 'credential-undecryptable', cause: expect.objectContaining({ code: 'secret-undecryptable' }) });
     await expect(build('not-a-uuid')).rejects.toMatchObject({ code: 'credential-missing' });
   });

@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Title, useDataProvider, useGetList } from 'react-admin';
 import type { AdminStats, ConsoleDataProvider } from '../api/data-provider';
+import { FailuresByCode } from './FailuresByCode';
 import { UsageCharts } from './UsageCharts';
 import { isoDay, readUsageDays, readUsageSummary, type ConsoleUsage, type UsageFilter, type UsageSummary } from './usage-data';
 
@@ -102,6 +103,7 @@ export function Dashboard() {
           </Typography>
         ))}
       </Box>
+      <FailuresByCode filter={filter} />
       {usage.error ? <Alert severity="error">Could not load usage per day: {usage.error.message}</Alert> : null}
       {usage.isPending ? (
         <Typography color="text.secondary">Loading usage…</Typography>

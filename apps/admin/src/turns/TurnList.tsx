@@ -1,9 +1,15 @@
-import { Datagrid, List, ReferenceField, TextField, TextInput } from 'react-admin';
+import { Datagrid, List, ReferenceField, ReferenceInput, SelectInput, TextField, TextInput } from 'react-admin';
 import { turnColumns } from './TurnColumns';
 import { TurnDetails } from './TurnDetails';
 import { EmptyState } from '../components/EmptyState';
 
-const filters = [<TextInput key="outcomeCode" source="outcomeCode" label="Outcome code" alwaysOn />];
+// The dashboard's "See turns" links set outcomeCode, agentId and the range in the address.
+const filters = [
+  <TextInput key="outcomeCode" source="outcomeCode" label="Outcome code" alwaysOn />,
+  <ReferenceInput key="agentId" source="agentId" reference="agents" alwaysOn>
+    <SelectInput optionText="name" label="Agent" />
+  </ReferenceInput>,
+];
 
 export function TurnList() {
   return (

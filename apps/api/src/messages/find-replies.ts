@@ -1,5 +1,5 @@
 import type { PrismaService } from '@switchboard/db';
-import type { TurnStatus } from '@switchboard/queue';
+import { turnStatusOf, type TurnStatus, type TurnTrace } from '@switchboard/queue';
 
 export interface Reply {
   id: string;
@@ -17,11 +17,7 @@ export interface AnsweredMessage {
   retryAt?: string;
 }
 
-interface StoredOutcome {
-  status?: string;
-  code?: string;
-  until?: string;
-}
+type StoredOutcome = TurnTrace['outcomes'][number];
 
 /**
  * The replies of an inbound message if its turn has committed, else null. The worker's commit
@@ -43,11 +39,6 @@ export async function findReplies(prisma: PrismaService, messageId: string): Pro
     select: { id: true, text: true, kind: true },
   });
   const replies = rows.map(({ id, text }) => ({ id, text }));
-  if (inbound.status === 'failed' || rows.some((r) => r.kind === 'fallback')) return { status: 'failed', replies };
-  if (!rows.some((r) => r.kind !== 'holding')) {
-    const outcomes = (Array.isArray(turn?.outcomes) ? turn.outcomes : []) as StoredOutcome[];
-    const deferred = outcomes.find((o) => o.status === 'deferred' && o.code?.startsWith('provider-') && o.until);
-    if (deferred) return { status: 'deferred', replies, retryAt: deferred.until };
-  }
-  return { status: 'answered', replies };
+  const outcomes = (Array.isArray(turn?.outcomes) ? turn.outcomes : []) as StoredOutcome[];
+  return { ...turnStatusOf({ inboundFailed: inbound.status === 'failed', replyKinds: rows.map((r) => r.kind), outcomes }), replies };
 }

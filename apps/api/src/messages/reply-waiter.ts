@@ -32,9 +32,9 @@ export class ReplyWaiter {
         const replies = Array.isArray(e.replies) ? e.replies : [];
         resolve({ status: e.status ?? 'answered', replies, ...(e.retryAt && { retryAt: e.retryAt }) });
       }
-      // The understand call is down: nothing committed, the message waits for its retry.
+      // The understand call is down: the message waits for its retry (with the holding message the first time).
       if (e.type === 'deferred' && Array.isArray(e.waiting) && e.waiting.includes(messageId)) {
-        resolve({ status: 'deferred', replies: [], retryAt: e.retryAt });
+        resolve({ status: 'deferred', replies: Array.isArray(e.replies) ? e.replies : [], retryAt: e.retryAt });
       }
     });
     return new ReplyWaiter(prisma, messageId, event, stop, subscriber.released);

@@ -87,6 +87,9 @@ export class OpenSessionStream {
       for (const { event, cursor: next } of found) {
         cursor = next;
         const replies = event.replies.filter((r) => !sentReplies.has(r.id));
+        // Nothing to show (an understand deferral of an agent without a holding message: the
+        // `deferred` event says it): only the cursor moves.
+        if (replies.length === 0 && event.answered.length === 0) continue;
         // Fields a publisher adds to its event (a status, say) ride along with the stored rows.
         const merged = live && live.turnId === event.turnId ? { ...live, ...event, replies } : { ...event, replies };
         remember(sentReplies, replies.map((r) => r.id));
@@ -107,8 +110,16 @@ export class OpenSessionStream {
     let stop: () => void;
     try {
       stop = await this.subscriber.listen(sessionChannel(sessionId), (event) => {
-        if (event.type === 'delta' || event.type === 'deferred') enqueue(() => void (closed || onEvent({ event })));
+        if (event.type === 'delta') enqueue(() => void (closed || onEvent({ event })));
         else if (event.type === 'committed') enqueue(() => catchUp(event));
+        else if (event.type === 'deferred') {
+          // An understand deferral may have committed the holding message (a Turn of its own,
+          // status deferred): it comes as a `committed` event from Postgres like any reply, then
+          // the `deferred` event itself, without its copy of the replies (that is for `?wait`).
+          const { type, waiting, retryAt } = event;
+          enqueue(() => catchUp());
+          enqueue(() => void (closed || onEvent({ event: { type, waiting, retryAt } })));
+        }
       });
     } catch {
       throw new StreamUnavailableError();

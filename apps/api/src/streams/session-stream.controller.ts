@@ -27,7 +27,7 @@ export class SessionStreamController {
     description:
       'event: delta, data { turnId, delta } · event: committed, id: <cursor>, data { turnId, answered, replies: [{ id, text }], status?: "answered" | "failed" | "deferred", retryAt? } ' +
       '(`failed`: replies hold the fallback message; `deferred`: the model is down, the turn runs again at retryAt) · ' +
-      'event: deferred, data { waiting: [messageId], retryAt } (the model is down before any turn could run; nothing committed) · ": ping" comments every 15 s',
+      'event: deferred, data { waiting: [messageId], retryAt } (the model is down before any turn could run; the agent\'s holding message, if any, comes just before as a committed event with status "deferred") · ": ping" comments every 15 s',
   })
   async stream(
     @ChannelAuth() auth: ChannelAuthContext,

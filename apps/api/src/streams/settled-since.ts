@@ -1,5 +1,5 @@
 import type { TenantTx } from '@switchboard/db';
-import type { SessionEvent } from '@switchboard/queue';
+import { turnStatusOf, type SessionEvent, type TurnTrace } from '@switchboard/queue';
 import type { StreamCursor } from './stream-cursor';
 
 export type CommittedEvent = Extract<SessionEvent, { type: 'committed' }>;
@@ -25,8 +25,8 @@ export async function currentCursor(tx: TenantTx, sessionId: string, now: Date):
 /**
  * What a session's turns committed after `cursor`, from Postgres (the source of truth, so a
  * client that missed live events misses nothing): one `committed` event per turn in commit
- * order, with the customer messages it answered and its visible replies, each with the cursor
- * to resume after it. Replies stop at the first one the flow still hides, like the history.
+ * order, with the customer messages it answered, its visible replies and its status (answered,
+ * failed, deferred with retryAt), each with the cursor to resume after it. Replies stop at the first one the flow still hides, like the history.
  */
 export async function settledSince(
   tx: TenantTx,
@@ -47,15 +47,16 @@ export async function settledSince(
       },
       orderBy: { seq: 'asc' },
       take: PAGE,
-      select: { id: true, seq: true, direction: true, text: true, turnId: true, visibleAt: true },
+      select: { id: true, seq: true, direction: true, status: true, kind: true, text: true, turnId: true, visibleAt: true },
     });
     const hidden = rows.find((r) => r.direction === 'outbound' && r.visibleAt !== null && r.visibleAt > now);
     const shown = hidden ? rows.filter((r) => r.direction === 'inbound' || r.seq < hidden.seq) : rows;
     if (shown.length === 0) return out;
 
     const turnIds = [...new Set(shown.map((r) => r.turnId).filter((t): t is string => t !== null))];
-    const turns = await tx.turn.findMany({ where: { id: { in: turnIds } }, select: { id: true, createdAt: true } });
+    const turns = await tx.turn.findMany({ where: { id: { in: turnIds } }, select: { id: true, createdAt: true, outcomes: true } });
     const committedAt = new Map(turns.map((t) => [t.id, t.createdAt.getTime()]));
+    const outcomesOf = new Map(turns.map((t) => [t.id, (Array.isArray(t.outcomes) ? t.outcomes : []) as TurnTrace['outcomes']]));
     const groups = new Map<string, typeof shown>();
     for (const r of shown) {
       const key = r.turnId ?? `message:${r.id}`; // a reply without a turn stands alone
@@ -71,8 +72,14 @@ export async function settledSince(
         reply: replies.reduce((max, r) => (r.seq > max ? r.seq : max), cursor.reply),
         inbound: inbound.reduce((max, r) => (r.seq > max ? r.seq : max), cursor.inbound),
       };
+      // The status a live event carries, read back from the rows, so a resumed stream says it too.
+      const how = turnStatusOf({
+        inboundFailed: inbound.some((r) => r.status === 'failed'),
+        replyKinds: replies.map((r) => r.kind),
+        outcomes: outcomesOf.get(group[0].turnId ?? '') ?? [],
+      });
       out.push({
-        event: { type: 'committed', turnId: group[0].turnId ?? '', answered: inbound.map((r) => r.id), replies: replies.map((r) => ({ id: r.id, text: r.text })) },
+        event: { type: 'committed', turnId: group[0].turnId ?? '', answered: inbound.map((r) => r.id), replies: replies.map((r) => ({ id: r.id, text: r.text })), ...how },
         cursor,
       });
     }

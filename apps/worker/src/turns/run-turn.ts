@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
-import { TurnInputError, type ScheduledWake, type Session, type TurnInput, type TurnResult } from '@falai/agent';
+import { isProviderError, TurnInputError, type ScheduledWake, type Session, type TurnInput, type TurnResult } from '@falai/agent';
 import { defaultFallbackMessage } from '@switchboard/agent-config';
 import { PrismaService, TenantQuotas } from '@switchboard/db';
 import type { FlowInput, TurnStatus } from '@switchboard/queue';
@@ -18,6 +18,7 @@ import {
   TenantQuotaExceededError,
   TurnReplayLimitError,
   TurnStreamEndedError,
+  UnderstandDeferredError,
 } from './turn-errors';
 import { permanentFailureCode } from './turn-failure';
 import { planFailure, planFromResult, planHandedOff, turnStatus, type TurnBase } from './turn-plan';
@@ -223,6 +224,8 @@ export class RunTurn {
         return null;
       }
       const code = permanentFailureCode(err);
+      // The model is down for now: the job waits; for customer messages the deferral is recorded once.
+      if (!code && trigger.kind === 'messages' && isProviderError(err)) throw new UnderstandDeferredError(trigger.messages.map((m) => m.id), err);
       if (!code) throw err;
       this.logger.error({ msg: 'turn failed for good', sessionId: session.id, turnId, code, error: (err as Error).message });
       return { commit: planFailure(base(), state, code, err as Error, await fallback()), schedule: [] };

@@ -1,3 +1,5 @@
+import type { ProviderError } from '@falai/agent';
+
 /** The session moved on since it was loaded (another save won): reload and replay the turn. */
 export class SessionVersionConflictError extends Error {
   readonly code = 'session-version-conflict';
@@ -65,5 +67,21 @@ export class TenantQuotaExceededError extends Error {
         `no model call is made until it resets at ${resetsAt.toISOString()} or the platform operator raises it.`,
     );
     this.name = 'TenantQuotaExceededError';
+  }
+}
+
+/**
+ * The understand call of a turn answering customer messages failed for now (a transient provider
+ * error, `cause`): nothing was committed. The job is put back delayed; the deferral is recorded
+ * once for the turn's first message (its Turn row, and the holding message when the agent has one).
+ */
+export class UnderstandDeferredError extends Error {
+  readonly code = 'understand-deferred';
+  constructor(
+    readonly messageIds: string[],
+    override readonly cause: ProviderError,
+  ) {
+    super(`[UnderstandDeferredError] the model is unavailable for now (${cause.kind}): ${cause.message}`);
+    this.name = 'UnderstandDeferredError';
   }
 }

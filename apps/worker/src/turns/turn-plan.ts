@@ -1,5 +1,5 @@
 import { scrubSecretText, type Session, type StepOutcome, type TurnResult } from '@falai/agent';
-import type { TurnStatus } from '@switchboard/queue';
+import { turnStatusOf, type TurnStatus } from '@switchboard/queue';
 import type { OutboundReply, TurnCommit } from './commit-turn';
 import { failedForGood, turnUsage, type TurnUsage } from './turn-record';
 
@@ -8,18 +8,9 @@ import { failedForGood, turnUsage, type TurnUsage } from './turn-record';
 /** Everything a commit needs that does not depend on how the turn went. */
 export type TurnBase = Omit<TurnCommit, 'inboundStatus' | 'state' | 'replies' | 'usage' | 'wakes'>;
 
-/**
- * How the turn ended for the customer, for `?wait` and the stream: `failed` when the fallback went
- * out (or nothing could be sent), `deferred` with the retry time when a provider outage deferred
- * the talk step and only a holding message (if any) was sent, else `answered`.
- */
+/** How the turn ended for the customer, for `?wait` and the stream (libs/queue turnStatusOf). */
 export function turnStatus(commit: TurnCommit): { status: TurnStatus; retryAt?: string } {
-  if (commit.inboundStatus === 'failed' || commit.replies.some((r) => r.kind === 'fallback')) return { status: 'failed' };
-  if (!commit.replies.some((r) => r.kind !== 'holding')) {
-    const deferred = commit.usage.outcomes.find((o) => o.status === 'deferred' && o.code?.startsWith('provider-') && o.until);
-    if (deferred) return { status: 'deferred', retryAt: deferred.until };
-  }
-  return { status: 'answered' };
+  return turnStatusOf({ inboundFailed: commit.inboundStatus === 'failed', replyKinds: commit.replies.map((r) => r.kind), outcomes: commit.usage.outcomes });
 }
 
 /** What a turn may add to the engine's messages when something failed. */

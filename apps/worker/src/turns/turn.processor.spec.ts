@@ -5,8 +5,10 @@ import type { WorkerEnv } from '../config/worker-env';
 import type { SessionLeases } from '../lease/session-lease';
 import type { FlowInputLoader } from '../wakes/flow-input-loader';
 import type { DrainSession } from './drain-session';
+import type { RecordUnderstandDeferral } from './record-understand-deferral';
 import type { RunTurn } from './run-turn';
 import type { SessionEvents } from './session-events';
+import { UnderstandDeferredError } from './turn-errors';
 import { TurnProcessor } from './turn.processor';
 
 // A model down for now puts the job back delayed, and BullMQ takes the DelayedError it throws
@@ -16,7 +18,7 @@ import { TurnProcessor } from './turn.processor';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function processorWith(drainError: Error): { processor: TurnProcessor; job: Job<TurnJobData>; events: string[] } {
+function processorWith(drainError: Error) {
   const events: string[] = [];
   const lease = {
     isHeld: true,
@@ -35,7 +37,16 @@ function processorWith(drainError: Error): { processor: TurnProcessor; job: Job<
     },
   } as unknown as DrainSession;
   const sessionEvents = { publish: jest.fn(async () => undefined) } as unknown as SessionEvents;
-  const processor = new TurnProcessor({ WORKER_CONCURRENCY: 1 } as WorkerEnv, leases, drain, {} as RunTurn, {} as FlowInputLoader, sessionEvents);
+  const deferrals = { execute: jest.fn(async () => [{ id: 'h', text: 'Um momento.' }]) };
+  const processor = new TurnProcessor(
+    { WORKER_CONCURRENCY: 1 } as WorkerEnv,
+    leases,
+    drain,
+    {} as RunTurn,
+    {} as FlowInputLoader,
+    sessionEvents,
+    deferrals as unknown as RecordUnderstandDeferral,
+  );
   const job = {
     data: { tenantId: 't', sessionId: 's', messageId: 'm' },
     timestamp: Date.now(),
@@ -47,7 +58,7 @@ function processorWith(drainError: Error): { processor: TurnProcessor; job: Job<
       events.push('moved to delayed');
     }),
   } as unknown as Job<TurnJobData>;
-  return { processor, job, events };
+  return { processor, job, events, deferrals, sessionEvents };
 }
 
 describe('TurnProcessor: a model down for now', () => {
@@ -65,6 +76,16 @@ describe('TurnProcessor: a model down for now', () => {
       expect(job.updateData).toHaveBeenCalledWith(expect.objectContaining({ providerRetries: 1 }));
     },
   );
+
+  it("records an understand deferral of customer messages (its Turn row, the holding message) and tells the waiting listeners with that reply", async () => {
+    const cause = new ProviderError({ kind: 'overloaded', message: 'HTTP 500' });
+    const { processor, job, deferrals, sessionEvents } = processorWith(new UnderstandDeferredError(['m'], cause));
+
+    await expect(processor.process(job, 'token')).rejects.toBeInstanceOf(DelayedError);
+
+    expect(deferrals.execute).toHaveBeenCalledWith({ tenantId: 't', sessionId: 's', messageIds: ['m'], error: cause, retryAt: expect.any(Date) });
+    expect(sessionEvents.publish).toHaveBeenCalledWith('s', { type: 'deferred', waiting: ['m'], retryAt: expect.any(String), replies: [{ id: 'h', text: 'Um momento.' }] });
+  });
 
   it('lets an error no wait can fix fail the job as itself, after releasing the lease', async () => {
     const bug = new TypeError('a bug');

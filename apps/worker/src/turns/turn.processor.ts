@@ -11,7 +11,9 @@ import { SessionLeaseLostError } from './turn-errors';
 import { DrainSession } from './drain-session';
 import { FlowInputLoader } from '../wakes/flow-input-loader';
 import { RunTurn, type TurnTrigger } from './run-turn';
+import { RecordUnderstandDeferral } from './record-understand-deferral';
 import { SessionEvents } from './session-events';
+import { UnderstandDeferredError } from './turn-errors';
 import { transientRetryDelayMs } from './turn-failure';
 
 type TurnJob = Job<TurnJobData>;
@@ -40,6 +42,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     private readonly runTurn: RunTurn,
     private readonly inputs: FlowInputLoader,
     private readonly events: SessionEvents,
+    private readonly deferrals: RecordUnderstandDeferral,
   ) {
     super();
   }
@@ -75,14 +78,21 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       if (err instanceof DelayedError) throw err;
       if (err instanceof SessionLeaseLostError) return await this.retryLater(job, token);
       // The provider is down for now: the messages stay queued and this job comes back later.
+      const cause = err instanceof UnderstandDeferredError ? err.cause : err;
       const retries = job.data.providerRetries ?? 0;
-      const delay = transientRetryDelayMs(err, retries);
+      const delay = transientRetryDelayMs(cause, retries);
       if (delay === undefined) throw err;
-      this.logger.warn({ msg: 'turn deferred: provider unavailable', sessionId, retries, delayMs: delay, error: (err as Error).message });
+      this.logger.warn({ msg: 'turn deferred: provider unavailable', sessionId, retries, delayMs: delay, error: (cause as Error).message });
       await job.updateData({ ...job.data, providerRetries: retries + 1 });
+      const retryAt = new Date(Date.now() + delay);
+      // Once per deferred turn: its Turn row, and the holding message the first time.
+      const replies =
+        err instanceof UnderstandDeferredError
+          ? await this.deferrals.execute({ tenantId, sessionId, messageIds: err.messageIds, error: err.cause, retryAt })
+          : [];
       // Whoever waits on these messages (`?wait`, the stream) learns now that the answer comes later.
       const waiting = await this.drain.queuedIds(tenantId, sessionId);
-      if (waiting.length > 0) await this.events.publish(sessionId, { type: 'deferred', waiting, retryAt: new Date(Date.now() + delay).toISOString() });
+      if (waiting.length > 0) await this.events.publish(sessionId, { type: 'deferred', waiting, retryAt: retryAt.toISOString(), replies });
       // `return await`, never a bare `return`: inside try/finally a returned promise is only
       // taken up after `finally` (the lease release, a round trip) has finished. The DelayedError
       // it rejects with meanwhile had no handler, and Node ended the worker on an unhandled

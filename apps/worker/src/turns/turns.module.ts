@@ -8,6 +8,7 @@ import { SessionLeases } from '../lease/session-lease';
 import { CommitTurn } from './commit-turn';
 import { DrainSession } from './drain-session';
 import { LoadTurnState } from './load-turn-state';
+import { RecordUnderstandDeferral } from './record-understand-deferral';
 import { RunTurn } from './run-turn';
 import { SessionEvents } from './session-events';
 import { TurnProcessor } from './turn.processor';
@@ -27,6 +28,7 @@ import { WakesModule } from '../wakes/wakes.module';
     LoadTurnState,
     SessionEvents,
     RunTurn,
+    RecordUnderstandDeferral,
     DrainSession,
     TurnProcessor,
   ],

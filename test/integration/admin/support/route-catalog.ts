@@ -108,6 +108,7 @@ export const ROUTES: readonly RouteCase[] = [
   r('GET', '/v1/admin/usage', ALL, () => '/v1/admin/usage'),
   r('GET', '/v1/admin/usage/summary', ALL, () => '/v1/admin/usage/summary'),
   r('GET', '/v1/admin/usage/quota', ALL, () => '/v1/admin/usage/quota'),
+  r('GET', '/v1/admin/usage/failures', ALL, () => '/v1/admin/usage/failures'),
   r('GET', '/v1/admin/audit-log', AUDIT, () => '/v1/admin/audit-log'),
   r('GET', '/v1/admin/audit-log/:id', AUDIT, (w) => `/v1/admin/audit-log/${w.audit}`),
   // Operations (issue 5): operators and up; viewers see none of it.

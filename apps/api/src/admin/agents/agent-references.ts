@@ -20,7 +20,7 @@ export async function assertCredentialOfTenant(
   if (!found) {
     throw new UnknownReferenceError(
       'unknown-credential',
-      `provider.credentialId "${id}" names no provider credential of this tenant. Create one under provider credentials, or remove credentialId.`,
+      'The provider credential this agent names does not exist in this tenant (it may have been deleted). Pick another one under Provider credentials, or remove it.',
       [...basePath, 'provider', 'credentialId'],
     );
   }

@@ -16,6 +16,7 @@ import { listReply } from '../common/list-reply';
 import { uuidFilter } from '../list-query/filters';
 import { FilterValueError, parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
+import { parseFailureWindow, turnFailuresByCode, type TurnFailureDto } from './turn-failures.query';
 import { addSums, emptySums, toUsageDto, type UsageDto, type UsageSums } from './usage-row';
 
 /** A calendar day (YYYY-MM-DD, UTC) bound on the roll-up's `day`. */
@@ -176,6 +177,17 @@ export class UsageController {
     const outcomes = Object.fromEntries(outcomeRows.map((o) => [o.code, o._sum.turns ?? 0]));
     const days = new Set(rows.map((r) => r.day.toISOString().slice(0, 10))).size;
     return { days, ...toUsageDto(rows.reduce(addSums, emptySums()), outcomes), console: consoleRuns };
+  }
+
+  @Get('failures')
+  @Roles(...READERS)
+  @ApiOperation({
+    summary:
+      'Failed and deferred turns by outcome code over the filtered days (same filter as the list, at most 92 days), newest example turn per code; read from Turn rows',
+  })
+  async failures(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<TurnFailureDto[]> {
+    const window = parseFailureWindow(query);
+    return adminTransaction(this.prisma, user, (tx) => turnFailuresByCode(tx, tenantScope(user).tenantId, window));
   }
 
   @Get('quota')
