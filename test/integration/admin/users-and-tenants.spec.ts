@@ -86,7 +86,16 @@ describe('tenants', () => {
     expect(bad.status).toBe(400);
 
     const updated = await adminSend(world.tokens.platform_admin, 'PUT', `/v1/admin/tenants/${tenant.id}`, { ...tenant, name: 'Acme Inc' });
-    expect(updated.body).toMatchObject({ name: 'Acme Inc', slug });
+    expect(updated.body).toMatchObject({ name: 'Acme Inc', slug, queueWeight: 1 });
+    // The queue weight (docs/fairness.md): 1..100, anything else refused with its field.
+    const weighted = await adminSend(world.tokens.platform_admin, 'PUT', `/v1/admin/tenants/${tenant.id}`, { queueWeight: 3 });
+    expect(weighted.body).toMatchObject({ queueWeight: 3 });
+    for (const queueWeight of [0, 101, 1.5, '3']) {
+      const refused = await adminSend(world.tokens.platform_admin, 'PUT', `/v1/admin/tenants/${tenant.id}`, { queueWeight });
+      expect(refused.status).toBe(400);
+      expect(JSON.stringify(refused.body)).toContain('queueWeight');
+    }
+    expect((await db.tenant.findUniqueOrThrow({ where: { id: tenant.id } })).queueWeight).toBe(3);
 
     const agent = await adminSend(world.tokens.platform_admin, 'POST', '/v1/admin/agents', { tenantId: tenant.id, name: 'Bot' });
     expect(agent.status).toBe(201);
@@ -96,7 +105,7 @@ describe('tenants', () => {
     expect((await adminSend(world.tokens.platform_admin, 'DELETE', `/v1/admin/tenants/${tenant.id}`)).status).toBe(200);
     expect(await db.agent.count({ where: { tenantId: tenant.id } })).toBe(0);
     expect((await adminGet(world.tokens.platform_admin, `/v1/admin/tenants/${tenant.id}`)).status).toBe(404);
-    expect(await db.auditLog.count({ where: { entityId: tenant.id, action: { in: ['tenant.create', 'tenant.update', 'tenant.delete'] } } })).toBe(3);
+    expect(await db.auditLog.count({ where: { entityId: tenant.id, action: { in: ['tenant.create', 'tenant.update', 'tenant.delete'] } } })).toBe(4);
   });
 
   it('refuses tenant changes to an owner', async () => {
