@@ -16,6 +16,7 @@ import { listReply } from '../common/list-reply';
 import { uuidFilter } from '../list-query/filters';
 import { FilterValueError, parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
+import { exactSummaryLatency } from '../live-usage/summary-latency';
 import { addSums, emptySums, toUsageDto, type UsageDto, type UsageSums } from './usage-row';
 
 /** A calendar day (YYYY-MM-DD, UTC) bound on the roll-up's `day`. */
@@ -160,7 +161,7 @@ export class UsageController {
   @Get('summary')
   @Roles(...READERS)
   @ApiOperation({ summary: 'Totals over the filtered days and agents (same filter as the list): turns, llmCalls, tokens, latency percentiles, outcomes' })
-  async summary(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<UsageDto & { days: number }> {
+  async summary(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<UsageDto & { days: number; latencyMethod: 'exact' | 'bucket-upper-bound' }> {
     const { where } = parseListQuery(query, usageListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const rows = await this.prisma.usageDaily.findMany({ where: scoped });
@@ -171,7 +172,10 @@ export class UsageController {
     });
     const outcomes = Object.fromEntries(outcomeRows.map((o) => [o.code, o._sum.turns ?? 0]));
     const days = new Set(rows.map((r) => r.day.toISOString().slice(0, 10))).size;
-    return { days, ...toUsageDto(rows.reduce(addSums, emptySums()), outcomes) };
+    const dto = toUsageDto(rows.reduce(addSums, emptySums()), outcomes);
+    // The roll-up's histogram only bounds a percentile; a short range reads the turns instead.
+    const exact = await exactSummaryLatency(this.prisma, user, query);
+    return { days, ...dto, ...(exact ? { latencyMs: { ...dto.latencyMs, ...exact }, latencyMethod: 'exact' } : { latencyMethod: 'bucket-upper-bound' }) };
   }
 
   @Get('quota')
