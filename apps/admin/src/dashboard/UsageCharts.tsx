@@ -42,7 +42,7 @@ export function UsageCharts({ rows, filter, agentName, latency }: ChartsProps) {
   // that day's turns, and the range's (the cards' numbers) are drawn as dashed lines.
   const latencyOn = (pick: 'p50' | 'p95') => days.map((d) => latency?.byDay.find((x) => x.day === d)?.[pick] ?? null);
   const rangeLine = (v: number | null | undefined, name: string) =>
-    v === null || v === undefined ? undefined : { silent: true, symbol: 'none', label: { formatter: `${name} of range: ${v}` }, lineStyle: { type: 'dashed' as const }, data: [{ yAxis: v }] };
+    v === null || v === undefined ? undefined : { silent: true, symbol: 'none', label: { formatter: `${name} of range: ${v}`, position: 'insideEndTop' as const }, lineStyle: { type: 'dashed' as const }, data: [{ yAxis: v }] };
 
   const charts: { title: string; testId: string; option: EChartsOption }[] = [
     {
