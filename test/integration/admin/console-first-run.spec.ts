@@ -219,6 +219,7 @@ describe('live usage: exact latency and channels', () => {
     ['no filter', {}, 'validation-failed'],
     ['a filter that is not JSON', { filter: '{from' }, 'validation-failed'],
     ['a day in another format', { filter: { from: '20/11/2026', to: DAY2 } }, 'validation-failed'],
+    ['a day that does not exist', { filter: { from: '2026-02-31', to: DAY2 } }, 'validation-failed'],
     ['from after to', { filter: { from: DAY2, to: DAY1 } }, 'validation-failed'],
     ['an agent id that is not a uuid', { filter: { from: DAY1, to: DAY2, agentId: 'x' } }, 'validation-failed'],
     ['an unknown key', { filter: { from: DAY1, to: DAY2, tenantId: 'x' } }, 'validation-failed'],

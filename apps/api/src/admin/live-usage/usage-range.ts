@@ -11,7 +11,11 @@ export const MAX_EXACT_DAYS = 31;
 const day = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'a day as YYYY-MM-DD')
-  .refine((v) => !Number.isNaN(Date.parse(`${v}T00:00:00Z`)) && !v.startsWith('0000'), 'a real day between the years 1 and 9999');
+  // Round-trip: Date.parse rolls 2026-02-31 over to March 3 instead of refusing it.
+  .refine((v) => {
+    const ms = Date.parse(`${v}T00:00:00Z`);
+    return !Number.isNaN(ms) && !v.startsWith('0000') && new Date(ms).toISOString().slice(0, 10) === v;
+  }, 'a real day between the years 1 and 9999');
 const filter = z.strictObject({ from: day, to: day, agentId: z.uuid().optional() });
 const query = z.strictObject({ filter: z.string() });
 
