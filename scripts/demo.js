@@ -100,7 +100,9 @@ Switchboard is running (Concierge agent on ${provider}).
   Queue      ${stack.queue}
 
   API        ${base}
-  Console    ${base}/admin   login ${env.DEMO_ADMIN_EMAIL} / ${env.DEMO_ADMIN_PASSWORD}
+  Console    ${base}/admin
+             platform admin          ${env.DEMO_ADMIN_EMAIL || 'admin@switchboard.local'} / ${env.DEMO_ADMIN_PASSWORD || 'switchboard'}
+             Demo Hotel's owner      ${env.DEMO_OWNER_EMAIL || 'owner@demo-hotel.local'} / the same password
   API docs   ${base}/docs
 
 Send a message as the demo channel and wait up to 10 s for the reply:

@@ -36,6 +36,7 @@ import { canOperate } from './queues/ops-roles';
 import { QueuesPage } from './queues/QueuesPage';
 import { SessionList } from './sessions/SessionList';
 import { SessionShow } from './sessions/SessionShow';
+import { TenantCreate, TenantEdit } from './tenants/TenantForms';
 import { TenantList } from './tenants/TenantList';
 import { HttpToolCreate } from './tools/HttpToolCreate';
 import { HttpToolEdit } from './tools/HttpToolEdit';
@@ -82,7 +83,7 @@ export function App() {
           <Resource key="users" name="users" list={UserList} edit={editable(UserEdit)} create={editable(UserCreate)} icon={PeopleIcon} recordRepresentation="email" />,
           role !== 'viewer' ? <Resource key="audit-log" name="audit-log" options={{ label: 'Audit log' }} list={AuditList} icon={HistoryIcon} /> : null,
           canOperate(role) ? <Resource key="deliveries" name="deliveries" list={DeliveryList} show={DeliveryShow} icon={OutboxIcon} /> : null,
-          role === 'platform_admin' ? <Resource key="tenants" name="tenants" list={TenantList} icon={BusinessIcon} /> : null,
+          role === 'platform_admin' ? <Resource key="tenants" name="tenants" list={TenantList} create={TenantCreate} edit={TenantEdit} icon={BusinessIcon} recordRepresentation="name" /> : null,
           <CustomRoutes key="custom">
             <Route path="/playground" element={<Playground />} />
             {canOperate(role) && <Route path="/queues" element={<QueuesPage />} />}

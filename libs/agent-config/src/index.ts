@@ -5,3 +5,4 @@ export * from './concierge';
 export * from './load-agent';
 export * from './fallback-message';
 export * from './provider-endpoint';
+export * from './templates';

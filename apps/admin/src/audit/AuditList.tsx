@@ -1,6 +1,7 @@
 import { Stack, Typography } from '@mui/material';
 import { Datagrid, DateField, List, SelectInput, TextField, TextInput, useRecordContext } from 'react-admin';
 import { JsonBlock } from '../components/JsonBlock';
+import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 
 interface AuditRecord {
   before: unknown;
@@ -33,9 +34,11 @@ const filters = [
 
 /** Who changed which config, when; expand a row for before and after. */
 export function AuditList() {
+  const allTenants = useAllTenants();
   return (
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
       <Datagrid rowClick="expand" expand={<BeforeAfter />} bulkActionButtons={false}>
+        {tenantColumn(allTenants)}
         <DateField source="createdAt" label="When" showTime />
         <TextField source="actor.email" label="Who" emptyText="system" />
         <TextField source="action" />

@@ -5,6 +5,7 @@ import { useDataProvider, useGetList, useNotify, usePermissions } from 'react-ad
 import { messageOf } from '../api/api-fetch';
 import { canWrite } from '../api/roles';
 import { OneTimeSecretDialog } from '../components/OneTimeSecretDialog';
+import { ApiKeySnippets } from './ApiKeySnippets';
 
 interface ApiKeyRecord {
   id: string;
@@ -118,7 +119,9 @@ export function ApiKeysPanel({ channelId }: { channelId: string }) {
         secret={plaintext}
         explanation="Send it as “Authorization: Bearer <key>” to POST /v1/messages."
         onClose={() => setPlaintext(null)}
-      />
+      >
+        {plaintext ? <ApiKeySnippets apiKey={plaintext} /> : null}
+      </OneTimeSecretDialog>
     </Stack>
   );
 }

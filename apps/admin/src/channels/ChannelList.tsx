@@ -1,5 +1,6 @@
 import { BooleanField, CreateButton, Datagrid, DateField, List, ReferenceField, SearchInput, TextField, TopToolbar, usePermissions } from 'react-admin';
 import { canWrite } from '../api/roles';
+import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 
 function Actions() {
   const { permissions } = usePermissions();
@@ -7,10 +8,12 @@ function Actions() {
 }
 
 export function ChannelList() {
+  const allTenants = useAllTenants();
   const { permissions } = usePermissions();
   return (
     <List actions={<Actions />} filters={[<SearchInput key="q" source="q" placeholder="Name" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }}>
       <Datagrid rowClick={canWrite(permissions) ? 'edit' : 'show'} bulkActionButtons={false}>
+        {tenantColumn(allTenants)}
         <TextField source="name" />
         <ReferenceField source="agentId" reference="agents" label="Agent" />
         <TextField source="webhookUrl" label="Webhook URL" emptyText="—" />

@@ -1,6 +1,6 @@
 import ContentCopyIcon from '@mui/icons-material/ContentCopy';
 import { Alert, Box, Button, Dialog, DialogActions, DialogContent, DialogTitle, IconButton, Tooltip, Typography } from '@mui/material';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 
 interface OneTimeSecretDialogProps {
   title: string;
@@ -8,10 +8,12 @@ interface OneTimeSecretDialogProps {
   secret: string | null;
   explanation: string;
   onClose: () => void;
+  /** Shown under the secret (usage examples with it). */
+  children?: ReactNode;
 }
 
 /** Shows a secret the API answers once (API key, webhook secret) with a copy button. */
-export function OneTimeSecretDialog({ title, secret, explanation, onClose }: OneTimeSecretDialogProps) {
+export function OneTimeSecretDialog({ title, secret, explanation, onClose, children }: OneTimeSecretDialogProps) {
   const [copied, setCopied] = useState(false);
   const copy = async () => {
     if (!secret) return;
@@ -40,6 +42,7 @@ export function OneTimeSecretDialog({ title, secret, explanation, onClose }: One
             </IconButton>
           </Tooltip>
         </Box>
+        {children}
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose} variant="contained">

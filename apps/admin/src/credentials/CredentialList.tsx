@@ -1,5 +1,6 @@
 import { CreateButton, Datagrid, DateField, FunctionField, List, TextField, TopToolbar, usePermissions } from 'react-admin';
 import { canWrite } from '../api/roles';
+import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 
 function Actions() {
   const { permissions } = usePermissions();
@@ -8,10 +9,12 @@ function Actions() {
 
 /** Stored model provider keys: name, kind and the last 4 characters; never the secret. */
 export function CredentialList() {
+  const allTenants = useAllTenants();
   const { permissions } = usePermissions();
   return (
     <List actions={<Actions />} sort={{ field: 'name', order: 'ASC' }}>
       <Datagrid rowClick={canWrite(permissions) ? 'edit' : false} bulkActionButtons={false}>
+        {tenantColumn(allTenants)}
         <TextField source="name" />
         <TextField source="kind" />
         <TextField source="baseURL" label="Base URL" emptyText="—" />

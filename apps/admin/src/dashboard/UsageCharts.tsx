@@ -1,12 +1,15 @@
 import { Card, CardContent, Typography } from '@mui/material';
 import ReactECharts from 'echarts-for-react';
 import type { EChartsOption } from 'echarts';
+import { latencyLabel, type RangeLatency } from './live-usage';
 import { daysBetween, type UsageDay, type UsageFilter } from './usage-data';
 
 interface ChartsProps {
   rows: UsageDay[];
   filter: UsageFilter;
   agentName: (id: string) => string;
+  /** Percentiles per day and over the range, from GET /usage/latency (what the cards show too). */
+  latency: RangeLatency | undefined;
 }
 
 const sumBy = (rows: UsageDay[], days: string[], pick: (r: UsageDay) => number) => days.map((d) => rows.filter((r) => r.day === d).reduce((n, r) => n + pick(r), 0));
@@ -31,17 +34,15 @@ const base = (days: string[]): EChartsOption => ({
 });
 
 /** Usage per day from the roll-ups: LLM calls by agent, turns, tokens, latency and outcome codes. */
-export function UsageCharts({ rows, filter, agentName }: ChartsProps) {
+export function UsageCharts({ rows, filter, agentName, latency }: ChartsProps) {
   const days = daysBetween(filter.from, filter.to);
   const agents = [...new Set(rows.map((r) => r.agentId))];
   const codes = [...new Set(rows.flatMap((r) => Object.keys(r.outcomes)))].sort();
-  // Percentiles do not add up across agents: a turn-weighted mean per day is shown as a guide.
-  const weighted = (pick: (r: UsageDay) => number | null) =>
-    days.map((d) => {
-      const dayRows = rows.filter((r) => r.day === d && pick(r) !== null && r.turns > 0);
-      const turns = dayRows.reduce((n, r) => n + r.turns, 0);
-      return turns ? Math.round(dayRows.reduce((n, r) => n + (pick(r) ?? 0) * r.turns, 0) / turns) : null;
-    });
+  // Percentiles do not add up across days or agents: each day's are computed by the API from
+  // that day's turns, and the range's (the cards' numbers) are drawn as dashed lines.
+  const latencyOn = (pick: 'p50' | 'p95') => days.map((d) => latency?.byDay.find((x) => x.day === d)?.[pick] ?? null);
+  const rangeLine = (v: number | null | undefined, name: string) =>
+    v === null || v === undefined ? undefined : { silent: true, symbol: 'none', label: { formatter: `${name} of range: ${v}`, position: 'insideEndTop' as const }, lineStyle: { type: 'dashed' as const }, data: [{ yAxis: v }] };
 
   const charts: { title: string; testId: string; option: EChartsOption }[] = [
     {
@@ -76,13 +77,14 @@ export function UsageCharts({ rows, filter, agentName }: ChartsProps) {
       },
     },
     {
-      title: 'Turn latency (ms): p50 and p95',
+      title: `Turn latency (ms) per day: p50 and p95 (${latencyLabel(latency?.method)})`,
       testId: 'chart-latency',
       option: {
         ...base(days),
+        yAxis: { type: 'value' },
         series: [
-          { name: 'p50', type: 'line', connectNulls: true, data: weighted((r) => r.latencyMs.p50) },
-          { name: 'p95', type: 'line', connectNulls: true, data: weighted((r) => r.latencyMs.p95) },
+          { name: 'p50', type: 'line', connectNulls: true, data: latencyOn('p50'), markLine: rangeLine(latency?.p50, 'p50') },
+          { name: 'p95', type: 'line', connectNulls: true, data: latencyOn('p95'), markLine: rangeLine(latency?.p95, 'p95') },
         ],
       },
     },

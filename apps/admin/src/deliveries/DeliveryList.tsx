@@ -1,6 +1,7 @@
 import { Datagrid, DateField, List, NumberField, ReferenceField, ReferenceInput, SelectInput, TextField, TextInput } from 'react-admin';
 import { DeliveryStatusChip } from './DeliveryStatusChip';
 import { RedriveDeliveryButton } from './RedriveDeliveryButton';
+import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 
 export const DELIVERY_STATUS_CHOICES = [
   { id: 'dead', name: 'Dead' },
@@ -20,9 +21,11 @@ const filters = [
 
 /** Outbound webhook deliveries (replies and other events), newest first; dead ones can be sent again. */
 export function DeliveryList() {
+  const allTenants = useAllTenants();
   return (
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
       <Datagrid rowClick="show" bulkActionButtons={false} data-testid="deliveries">
+        {tenantColumn(allTenants)}
         <DateField source="createdAt" label="Created" showTime />
         <DeliveryStatusChip label="Status" source="status" />
         <TextField source="type" label="Event" />

@@ -1,3 +1,4 @@
+import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 import { Datagrid, DateField, List, NumberField, ReferenceField, ReferenceInput, AutocompleteInput, SearchInput, SelectInput, TextField } from 'react-admin';
 
 const filters = [
@@ -21,9 +22,11 @@ const filters = [
 ];
 
 export function MessageList() {
+  const allTenants = useAllTenants();
   return (
     <List filters={filters} sort={{ field: 'seq', order: 'DESC' }} perPage={25}>
       <Datagrid rowClick={false} bulkActionButtons={false}>
+        {tenantColumn(allTenants)}
         <NumberField source="seq" label="#" />
         <ReferenceField source="sessionId" reference="sessions" label="Session" link="show">
           <TextField source="externalKey" />

@@ -1,3 +1,4 @@
+import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 import { Datagrid, DateField, DateInput, List, ReferenceField, ReferenceInput, SearchInput, SelectInput, TextField } from 'react-admin';
 import { LastTurnFlag } from './LastTurnFlag';
 import { SessionStatusChip } from './SessionStatusChip';
@@ -25,9 +26,11 @@ const filters = [
 ];
 
 export function SessionList() {
+  const allTenants = useAllTenants();
   return (
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} empty={<EmptyState title="No sessions yet">A session starts with the first message a customer sends on a channel, or in the Playground.</EmptyState>}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
+        {tenantColumn(allTenants)}
         <TextField source="externalKey" label="Session key" />
         <SessionStatusChip label="Status" source="status" />
         <LastTurnFlag label="Last turn" />

@@ -1,13 +1,22 @@
-import { Datagrid, DateField, List, SearchInput, TextField } from 'react-admin';
+import { CreateButton, Datagrid, DateField, FunctionField, List, SearchInput, TextField, TopToolbar, type RaRecord } from 'react-admin';
 import { EmptyState } from '../components/EmptyState';
 
-/** Platform admins only: every tenant on the platform. */
+const quota = (key: 'monthlyLlmCallQuota' | 'monthlyTokenQuota') => (r: RaRecord) => (r[key] === null || r[key] === undefined ? 'unlimited' : Number(r[key]).toLocaleString());
+
+/** Platform admins only: every tenant on the platform, with its monthly quotas; a row opens its edit form. */
 export function TenantList() {
   return (
-    <List filters={[<SearchInput key="q" source="q" placeholder="Name" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }} empty={<EmptyState title="No tenants yet">Tenants are created through the API (POST /v1/admin/tenants) or the demo seed.</EmptyState>}>
-      <Datagrid rowClick={false} bulkActionButtons={false}>
+    <List
+      actions={<TopToolbar><CreateButton /></TopToolbar>}
+      filters={[<SearchInput key="q" source="q" placeholder="Name" alwaysOn />]}
+      sort={{ field: 'name', order: 'ASC' }}
+      empty={<EmptyState title="No tenants yet" action={<CreateButton />}>Create the first one, or run the demo seed.</EmptyState>}
+    >
+      <Datagrid rowClick="edit" bulkActionButtons={false}>
         <TextField source="name" />
         <TextField source="slug" />
+        <FunctionField label="LLM calls / month" render={quota('monthlyLlmCallQuota')} />
+        <FunctionField label="Tokens / month" render={quota('monthlyTokenQuota')} />
         <DateField source="createdAt" label="Created" showTime />
       </Datagrid>
     </List>

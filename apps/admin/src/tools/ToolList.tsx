@@ -1,3 +1,4 @@
+import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 import { Chip, Stack } from '@mui/material';
 import { CreateButton, Datagrid, List, SearchInput, SelectInput, TextField, TopToolbar, useCreatePath, usePermissions, useRecordContext } from 'react-admin';
 import { Link } from 'react-router-dom';
@@ -47,9 +48,11 @@ const filters = [
 
 /** Every tool an agent may allow: the worker's code tools and the tenant's HTTP tools, with their users. */
 export function ToolList() {
+  const allTenants = useAllTenants();
   return (
     <List actions={<Actions />} filters={filters} sort={{ field: 'toolId', order: 'ASC' }}>
       <Datagrid rowClick="show" bulkActionButtons={false}>
+        {tenantColumn(allTenants)}
         <TextField source="toolId" label="Tool id" />
         <KindChip label="Kind" />
         <TextField source="description" />

@@ -1,3 +1,4 @@
+import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 import {
   BooleanInput,
   Create,
@@ -33,10 +34,12 @@ function Actions() {
 }
 
 export function UserList() {
+  const allTenants = useAllTenants();
   const { permissions } = usePermissions();
   return (
     <List actions={<Actions />} filters={[<SearchInput key="q" source="q" placeholder="Email" alwaysOn />]} sort={{ field: 'email', order: 'ASC' }}>
       <Datagrid rowClick={canWrite(permissions) ? 'edit' : false} bulkActionButtons={false}>
+        {tenantColumn(allTenants)}
         <EmailField source="email" />
         <TextField source="name" />
         <TextField source="role" />

@@ -15,6 +15,9 @@ import { ToolsController } from './tools/tools.controller';
 import { UsersController } from './users/users.controller';
 import { AuditLogController } from './audit-log/audit-log.controller';
 import { UsageController } from './usage/usage.controller';
+import { LiveUsageController } from './live-usage/live-usage.controller';
+import { FirstStepsController } from './first-steps/first-steps.controller';
+import { AgentArchiveController } from './agents/agent-archive.controller';
 import { AgentHealthController } from './agent-health/agent-health.controller';
 import { AgentsController } from './agents/agents.controller';
 import { AgentVersionsController } from './agents/agent-versions.controller';
@@ -74,6 +77,9 @@ import { QuotasModule } from '../limits/quotas.module';
     HttpToolsController,
     UsersController,
     UsageController,
+    LiveUsageController,
+    FirstStepsController,
+    AgentArchiveController,
     AuditLogController,
     DeliveriesController,
     DeadLettersController,

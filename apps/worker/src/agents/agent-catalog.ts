@@ -50,8 +50,10 @@ export class AgentCatalog {
 
   async forAgent(tenantId: string, agentId: string): Promise<LoadedAgent> {
     // The cheap check on every call (no config JSON): which version would a turn run now?
-    const current = await this.prisma.agent.findFirst({ where: { id: agentId, tenantId }, select: { publishedVersion: true, updatedAt: true } });
+    const current = await this.prisma.agent.findFirst({ where: { id: agentId, tenantId }, select: { publishedVersion: true, updatedAt: true, archivedAt: true } });
     if (!current) throw new AgentNotFoundError(agentId, 'no such agent for this tenant');
+    // An archived agent is not run, as a deleted one (no channel can point at it; old sessions may).
+    if (current.archivedAt) throw new AgentNotFoundError(agentId, 'the agent is archived');
     const cacheKey =
       current.publishedVersion !== null ? `${agentId}@v${current.publishedVersion}` : `${agentId}@draft:${current.updatedAt.getTime()}`;
 

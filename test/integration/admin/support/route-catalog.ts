@@ -30,6 +30,9 @@ const WRITE: readonly UserRole[] = ['platform_admin', 'owner', 'admin'];
 const AUDIT: readonly UserRole[] = ['platform_admin', 'owner', 'admin', 'operator'];
 const PLATFORM: readonly UserRole[] = ['platform_admin'];
 
+/** A two-day range for the turn-level usage reads. */
+const USAGE_RANGE = encodeURIComponent(JSON.stringify({ from: '2026-12-01', to: '2026-12-02' }));
+
 const r = (method: Method, route: string, roles: readonly UserRole[], url: (w: AdminWorld) => string, body?: (w: AdminWorld) => unknown): RouteCase => ({
   method,
   route,
@@ -59,6 +62,8 @@ export const ROUTES: readonly RouteCase[] = [
   r('POST', '/v1/admin/agents', WRITE, () => '/v1/admin/agents', () => ({ name: 'never' })),
   r('PUT', '/v1/admin/agents/:id', WRITE, (w) => `/v1/admin/agents/${w.agent}`, () => ({ name: 'renamed' })),
   r('DELETE', '/v1/admin/agents/:id', WRITE, (w) => `/v1/admin/agents/${w.agent}`),
+  r('POST', '/v1/admin/agents/:id/archive', WRITE, (w) => `/v1/admin/agents/${w.agent}/archive`),
+  r('POST', '/v1/admin/agents/:id/unarchive', WRITE, (w) => `/v1/admin/agents/${w.agent}/unarchive`),
   r('POST', '/v1/admin/agents/:id/publish', WRITE, (w) => `/v1/admin/agents/${w.agent}/publish`),
   r('POST', '/v1/admin/agents/:id/validate', ALL, (w) => `/v1/admin/agents/${w.agent}/validate`),
   r('GET', '/v1/admin/agents/:id/versions', ALL, (w) => `/v1/admin/agents/${w.agent}/versions`),
@@ -109,6 +114,11 @@ export const ROUTES: readonly RouteCase[] = [
   r('GET', '/v1/admin/usage/summary', ALL, () => '/v1/admin/usage/summary'),
   r('GET', '/v1/admin/usage/quota', ALL, () => '/v1/admin/usage/quota'),
   r('GET', '/v1/admin/usage/failures', ALL, () => '/v1/admin/usage/failures'),
+  // The console's first run and live dashboard (issue 22).
+  r('GET', '/v1/admin/usage/latency', ALL, () => `/v1/admin/usage/latency?filter=${USAGE_RANGE}`),
+  r('GET', '/v1/admin/usage/channels', ALL, () => `/v1/admin/usage/channels?filter=${USAGE_RANGE}`),
+  r('GET', '/v1/admin/first-steps', ALL, () => '/v1/admin/first-steps'),
+  r('GET', '/v1/admin/agent-templates', ALL, () => '/v1/admin/agent-templates'),
   r('GET', '/v1/admin/audit-log', AUDIT, () => '/v1/admin/audit-log'),
   r('GET', '/v1/admin/audit-log/:id', AUDIT, (w) => `/v1/admin/audit-log/${w.audit}`),
   // Operations (issue 5): operators and up; viewers see none of it.

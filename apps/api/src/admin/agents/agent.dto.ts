@@ -2,7 +2,7 @@ import { agentConfigSchema, type AgentConfig } from '@switchboard/agent-config';
 import type { Prisma } from '@switchboard/db';
 import { z } from 'zod';
 import { dateBoundFilter, textContainsFilter, uuidFilter } from '../list-query/filters';
-import type { ListSpec } from '../list-query/list-query';
+import { FilterValueError, type ListSpec } from '../list-query/list-query';
 
 export const agentSelect = {
   id: true,
@@ -10,6 +10,7 @@ export const agentSelect = {
   name: true,
   config: true,
   publishedVersion: true,
+  archivedAt: true,
   createdAt: true,
   updatedAt: true,
 } as const;
@@ -47,8 +48,18 @@ export const agentsListSpec: ListSpec<Prisma.AgentWhereInput> = {
     q: textContainsFilter('name'),
     createdAt_gte: dateBoundFilter('createdAt', 'gte'),
     createdAt_lte: dateBoundFilter('createdAt', 'lte'),
+    // Without it the list hides archived agents (see ARCHIVED_HIDDEN); true lists only them.
+    archived: (value) => {
+      if (typeof value !== 'boolean') throw new FilterValueError('must be true or false.');
+      return { archivedAt: value ? { not: null } : null };
+    },
   },
 };
+
+/** Added to an agent list that names no `archived` filter: archived agents stay out of sight. */
+export const ARCHIVED_HIDDEN: Prisma.AgentWhereInput = { archivedAt: null };
+/** A list by ids (react-admin's getMany, for references from sessions and turns) shows archived agents too. */
+export const showsArchived = (where: Prisma.AgentWhereInput[]) => where.some((w) => 'archivedAt' in w || 'id' in w);
 
 export const versionSelect = {
   id: true,

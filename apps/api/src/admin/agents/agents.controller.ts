@@ -20,6 +20,8 @@ import { tenantScope } from '../tenant-scope';
 import { assertCredentialOfTenant } from './agent-references';
 import {
   agentSelect,
+  ARCHIVED_HIDDEN,
+  showsArchived,
   agentsListSpec,
   createAgentBody,
   EMPTY_AGENT_CONFIG,
@@ -49,7 +51,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'Agents, simple-REST (sort, range, filter {q, id, tenantId}); total in Content-Range' })
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
     const { where, orderBy, skip, take } = parseListQuery(query, agentsListSpec);
-    const scoped = { AND: [tenantScope(user), ...where] };
+    const scoped = { AND: [tenantScope(user), ...where, ...(showsArchived(where) ? [] : [ARCHIVED_HIDDEN])] };
     const [rows, total] = await adminTransaction(this.prisma, user, async (tx) => {
       const [page, count] = await Promise.all([tx.agent.findMany({ where: scoped, orderBy, skip, take, select: agentSelect }), tx.agent.count({ where: scoped })]);
       return [await withDraftState(tx, page), count] as const;

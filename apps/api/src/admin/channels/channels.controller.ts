@@ -218,8 +218,9 @@ export class ChannelsController {
   }
 
   private async assertAgent(tx: Prisma.TransactionClient, tenantId: string, agentId: string): Promise<void> {
-    const agent = await tx.agent.findFirst({ where: { id: agentId, tenantId }, select: { id: true } });
+    const agent = await tx.agent.findFirst({ where: { id: agentId, tenantId }, select: { id: true, archivedAt: true } });
     if (!agent) throw new UnknownReferenceError('unknown-agent', `agentId "${agentId}" names no agent of this tenant.`, ['agentId']);
+    if (agent.archivedAt) throw new UnknownReferenceError('agent-archived', `agentId "${agentId}" names an archived agent; restore it first.`, ['agentId']);
   }
 
   private async find(user: AdminUser, id: string, db: Prisma.TransactionClient = this.prisma) {

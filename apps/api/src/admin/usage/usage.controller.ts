@@ -17,6 +17,7 @@ import { uuidFilter } from '../list-query/filters';
 import { FilterValueError, parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { parseFailureWindow, turnFailuresByCode, type TurnFailureDto } from './turn-failures.query';
+import { exactSummaryLatency } from '../live-usage/summary-latency';
 import { addSums, emptySums, toUsageDto, type UsageDto, type UsageSums } from './usage-row';
 
 /** A calendar day (YYYY-MM-DD, UTC) bound on the roll-up's `day`. */
@@ -165,7 +166,7 @@ export class UsageController {
     summary:
       'Totals over the filtered days and agents (same filter as the list): customer turns, llmCalls, tokens, latency percentiles, outcomes; `console`: the playground and live conversation tests, a line of their own',
   })
-  async summary(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<UsageDto & { days: number; console: ConsoleUsageBySource }> {
+  async summary(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<UsageDto & { days: number; console: ConsoleUsageBySource; latencyMethod: 'exact' | 'bucket-upper-bound' }> {
     const { where } = parseListQuery(query, usageListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     // The list's filters (tenant, agent, day) read the same on the three roll-ups.
@@ -176,7 +177,10 @@ export class UsageController {
     ]);
     const outcomes = Object.fromEntries(outcomeRows.map((o) => [o.code, o._sum.turns ?? 0]));
     const days = new Set(rows.map((r) => r.day.toISOString().slice(0, 10))).size;
-    return { days, ...toUsageDto(rows.reduce(addSums, emptySums()), outcomes), console: consoleRuns };
+    const dto = toUsageDto(rows.reduce(addSums, emptySums()), outcomes);
+    // The roll-up's histogram only bounds a percentile; a short range reads the turns instead.
+    const exact = await exactSummaryLatency(this.prisma, user, query);
+    return { days, ...dto, console: consoleRuns, ...(exact ? { latencyMs: { ...dto.latencyMs, ...exact }, latencyMethod: 'exact' } : { latencyMethod: 'bucket-upper-bound' }) };
   }
 
   @Get('failures')

@@ -1,0 +1,47 @@
+import { Typography } from '@mui/material';
+import { Create, Edit, minValue, NumberInput, regex, required, SimpleForm, TextInput } from 'react-admin';
+
+const SLUG = regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'Lowercase letters, digits and inner dashes (at most 63).');
+
+/** Name, slug and the monthly quotas (empty = unlimited), as PUT/POST /v1/admin/tenants take them. */
+function TenantInputs() {
+  return (
+    <>
+      <TextInput source="name" validate={required()} />
+      <TextInput source="slug" validate={[required(), SLUG]} helperText="Unique; lowercase letters, digits and dashes." />
+      <Typography variant="subtitle2" sx={{ mt: 1 }}>
+        Monthly quotas (calendar month, UTC)
+      </Typography>
+      <NumberInput source="monthlyLlmCallQuota" label="LLM calls per month" min={0} step={1} validate={minValue(0)} helperText="Empty: unlimited. Over it, messages are refused with 429 quota-exceeded." />
+      <NumberInput source="monthlyTokenQuota" label="Tokens per month (in + out)" min={0} step={1} validate={minValue(0)} helperText="Empty: unlimited." />
+    </>
+  );
+}
+
+// The API refuses unknown keys on create; on edit it drops read-only ones (id, dates).
+const body = (r: Record<string, unknown>) => ({
+  name: r.name,
+  slug: r.slug,
+  monthlyLlmCallQuota: r.monthlyLlmCallQuota ?? null,
+  monthlyTokenQuota: r.monthlyTokenQuota ?? null,
+});
+
+export function TenantCreate() {
+  return (
+    <Create redirect="list" transform={body}>
+      <SimpleForm>
+        <TenantInputs />
+      </SimpleForm>
+    </Create>
+  );
+}
+
+export function TenantEdit() {
+  return (
+    <Edit mutationMode="pessimistic" transform={body}>
+      <SimpleForm>
+        <TenantInputs />
+      </SimpleForm>
+    </Edit>
+  );
+}
