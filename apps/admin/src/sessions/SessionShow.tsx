@@ -3,8 +3,9 @@ import { Datagrid, DateField, NumberField, Pagination, ReferenceField, Reference
 import { turnColumns } from '../turns/TurnColumns';
 import { TurnDetails } from '../turns/TurnDetails';
 import { HandBackButton } from '../queues/HandBackButton';
+import { OpenConversationButton } from '../inbox/OpenConversationButton';
+import { SessionConversation } from '../inbox/SessionConversation';
 import { SessionStatusChip } from './SessionStatusChip';
-import { Transcript } from './Transcript';
 
 function SessionTitle() {
   const record = useRecordContext<{ externalKey: string }>();
@@ -18,6 +19,7 @@ export function SessionShow() {
         <TextField source="externalKey" label="Session key" />
         <SessionStatusChip label="Status" source="status" />
         <HandBackButton />
+        <OpenConversationButton />
         <ReferenceField source="agentId" reference="agents" label="Agent" />
         <ReferenceField source="channelId" reference="channels" label="Channel" />
         <DateField source="createdAt" label="Created" showTime />
@@ -26,16 +28,7 @@ export function SessionShow() {
         <TextField source="id" label="Session id" />
         <Divider />
         <Typography variant="h6">Transcript</Typography>
-        <ReferenceManyField
-          label={false}
-          reference="messages"
-          target="sessionId"
-          sort={{ field: 'seq', order: 'ASC' }}
-          perPage={100}
-          pagination={<Pagination rowsPerPageOptions={[100]} />}
-        >
-          <Transcript />
-        </ReferenceManyField>
+        <SessionConversation />
         <Divider />
         <Typography variant="h6">Turns</Typography>
         <ReferenceManyField
