@@ -40,9 +40,13 @@ function FlowCard({ flow }: { flow: number }) {
       />
       <SelectInput source={`${at}.onEnd`} label="After the last step" choices={ON_END} emptyText="Default: end the flow" emptyValue="" helperText={onEnd ? false : 'Default: end the flow'} sx={{ minWidth: 320 }} />
       <Divider sx={{ my: 1 }} />
-      {/* The steps' form and the flow's graph side by side on wide screens; the graph first on narrow ones. */}
-      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', lg: 'minmax(0, 3fr) minmax(0, 2fr)' }, gap: 2 }}>
-        <Box sx={{ minWidth: 0, order: { xs: 2, lg: 1 } }}>
+      {/* The flow's graph beside the steps' form on wide screens (the step inputs need ~700 px);
+          above it on narrower ones, where clicking a node scrolls down to its step. */}
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', xl: 'minmax(0, 3fr) minmax(0, 2fr)' }, gap: 2 }}>
+        <Box sx={{ minWidth: 0 }}>
+          <FlowGraphPanel flow={flow} />
+        </Box>
+        <Box sx={{ minWidth: 0, order: { xl: -1 } }}>
           <Typography variant="subtitle2">Steps</Typography>
           <ArrayEditor<StepForm>
             name={`${at}.steps`}
@@ -53,9 +57,6 @@ function FlowCard({ flow }: { flow: number }) {
             renderItem={(i) => <StepEditor flow={flow} step={i} />}
             empty={<span>No steps yet.</span>}
           />
-        </Box>
-        <Box sx={{ minWidth: 0, order: { xs: 1, lg: 2 }, position: { lg: 'sticky' }, top: { lg: 72 }, alignSelf: 'start' }}>
-          <FlowGraphPanel flow={flow} />
         </Box>
       </Box>
     </Stack>

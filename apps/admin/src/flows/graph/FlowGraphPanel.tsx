@@ -8,12 +8,13 @@ import { flowGraph } from './flow-graph-model';
 // The graph library (React Flow and dagre) loads with the first graph shown, not with the console.
 const FlowGraphView = lazy(() => import('./FlowGraphView'));
 
-/** Brings a form item into view and puts the cursor in its first input. */
+/** Brings a form item into view, puts the cursor in its first input and flashes its outline. */
 function openFormItem(testId: string): void {
   const item = document.querySelector<HTMLElement>(`[data-testid="${testId}"]`);
   if (!item) return;
   item.scrollIntoView({ behavior: 'smooth', block: 'start' });
   item.querySelector<HTMLInputElement>('input, textarea')?.focus({ preventScroll: true });
+  item.animate?.([{ boxShadow: '0 0 0 3px rgba(25, 118, 210, 0.9)' }, { boxShadow: '0 0 0 3px rgba(25, 118, 210, 0)' }], { duration: 1600 });
 }
 
 /**
@@ -26,7 +27,7 @@ export function FlowGraphPanel({ flow }: { flow: number }) {
   const graph = useMemo(() => (value ? flowGraph(value, flow, error) : null), [value, flow, error]);
   if (!graph) return null;
   return (
-    <Box sx={{ height: { xs: 360, lg: 520 }, minWidth: 0 }}>
+    <Box sx={{ height: { xs: 340, md: 420, xl: 560 }, minWidth: 0, mb: 3 }}>
       <Typography variant="subtitle2" sx={{ mb: 0.5 }}>
         Graph
       </Typography>

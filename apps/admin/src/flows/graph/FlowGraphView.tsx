@@ -1,7 +1,7 @@
 import '@xyflow/react/dist/style.css';
 import { Box, Chip, Typography } from '@mui/material';
-import { Background, Controls, Handle, MarkerType, Position, ReactFlow, type Edge, type Node, type NodeProps } from '@xyflow/react';
-import { useMemo } from 'react';
+import { Background, Controls, Handle, MarkerType, Position, ReactFlow, useNodesInitialized, useReactFlow, useStore, type Edge, type Node, type NodeProps } from '@xyflow/react';
+import { useEffect, useMemo } from 'react';
 import type { FlowGraph, GraphNode } from './flow-graph-model';
 import { layoutGraph, NODE_WIDTH, nodeHeight } from './graph-layout';
 
@@ -51,6 +51,24 @@ function FlowNode({ data }: NodeProps<Node<GraphNodeData>>) {
 
 const NODE_TYPES = { flowNode: FlowNode };
 
+/** Never zoomed in past life size: a flow of two steps stays readable, not huge. */
+const FIT = { padding: 0.08, maxZoom: 1 } as const;
+
+/**
+ * Fits the flow into view whenever the pane gets a size: the editor's tabs mount the graph while
+ * hidden (no size), so the fit React Flow does at start would leave it a speck in the corner.
+ */
+function FitWhenSized() {
+  const { fitView } = useReactFlow();
+  const width = useStore((s) => s.width);
+  const height = useStore((s) => s.height);
+  const measured = useNodesInitialized();
+  useEffect(() => {
+    if (width > 0 && height > 0 && measured) void fitView(FIT);
+  }, [width, height, measured, fitView]);
+  return null;
+}
+
 /**
  * A flow drawn as a graph, laid out automatically, read-only (the form is where it is edited):
  * clicking a step node calls `onSelectStep` with its index, and a trigger node `onSelectTrigger`.
@@ -91,13 +109,21 @@ export default function FlowGraphView({
     return { nodes, edges };
   }, [graph]);
 
+  // A new shape (a step added, removed or re-pointed, an error drawn or gone) fits the view again; typing inside a node does not.
+  const shape = useMemo(
+    () => `${graph.nodes.map((n) => (n.error ? `${n.id}!` : n.id)).join(',')}|${graph.edges.map((e) => e.id).join(',')}`,
+    [graph],
+  );
+
   return (
     <Box data-testid={testId} sx={{ height: '100%', minHeight: 320, width: '100%', border: 1, borderColor: 'divider', borderRadius: 1 }}>
       <ReactFlow
+        key={shape}
         nodes={nodes}
         edges={edges}
         nodeTypes={NODE_TYPES}
         fitView
+        fitViewOptions={FIT}
         minZoom={0.2}
         nodesDraggable={false}
         nodesConnectable={false}
@@ -109,7 +135,8 @@ export default function FlowGraphView({
         }}
       >
         <Background />
-        <Controls showInteractive={false} />
+        <Controls showInteractive={false} fitViewOptions={FIT} />
+        <FitWhenSized />
       </ReactFlow>
     </Box>
   );

@@ -15,11 +15,11 @@ export function nodeHeight(n: GraphNode): number {
  */
 export function layoutGraph(graph: FlowGraph): Map<string, { x: number; y: number }> {
   const g = new dagre.graphlib.Graph({ multigraph: true });
-  g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 70, marginx: 10, marginy: 10 });
+  g.setGraph({ rankdir: 'TB', nodesep: 40, ranksep: 36, marginx: 10, marginy: 10 });
   g.setDefaultEdgeLabel(() => ({}));
   for (const n of graph.nodes) g.setNode(n.id, { width: NODE_WIDTH, height: nodeHeight(n) });
   // Labels take room between ranks so they do not sit on nodes.
-  for (const e of graph.edges) g.setEdge(e.source, e.target, { width: 8 * e.label.length, height: 20, labelpos: 'c' }, e.id);
+  for (const e of graph.edges) g.setEdge(e.source, e.target, { width: 7 * e.label.length, height: 16, labelpos: 'c' }, e.id);
   dagre.layout(g);
   const out = new Map<string, { x: number; y: number }>();
   for (const n of graph.nodes) {
