@@ -9,8 +9,9 @@ const MAX_REASON_CHARS = 1000;
 /**
  * Hands a session to a person (the `handoff_to_human` tool and action): the session becomes
  * `handed_off`, and when the channel has a webhook, a `session.handed_off` event is queued for
- * delivery in the same transaction; it shows in the console's inbox (docs/console.md). Only the call that changes the status sends the event, so a
- * replayed turn or a second call changes nothing and notifies no one twice.
+ * delivery in the same transaction; the console's inbox lists it (docs/inbox.md). Only the call
+ * that changes the status sends the event, so a replayed turn or a second call changes nothing
+ * and notifies no one twice.
  */
 @Injectable()
 export class HandOffSession {
