@@ -208,4 +208,18 @@ describe('the inbox', () => {
     expect(sent.status).toBe(201);
     expect((await inbox(deskViewer)).body.find((i) => i.id === sessionId)).toMatchObject({ takenOverBy: 'operator user', takenOverByMe: false, unread: 0 });
   });
+
+  it('flags a failed turn under the message it failed to answer, beside the fallback the customer got', async () => {
+    const failing = await createTenantFixture(stack.prisma, {
+      agentConfig: { ...conciergeAgentConfig, provider: { ...conciergeAgentConfig.provider, scripted: { rules: [{ fail: { kind: 'auth', message: 'bad key' } }] } } },
+    });
+    const viewerThere = await tokenFor(stack, 'viewer', failing.tenant.id);
+    const res = await request<Posted>(stack, failing.apiKey, 'POST', '/v1/messages?wait=30', { session: `fail-${uniqueSuffix()}`, text: 'Oi' });
+    expect(res.status).toBe(200);
+    const seen = await conversation(viewerThere, res.body.sessionId);
+    const asked = seen.body.messages.find((m) => m.id === res.body.messageId);
+    const turn = await stack.prisma.turn.findUniqueOrThrow({ where: { id: asked!.turnId! } });
+    expect(asked?.turn).toMatchObject({ id: turn.id, failure: 'failed', model: turn.model });
+    expect(seen.body.messages.filter((m) => m.direction === 'outbound').map((m) => m.kind)).toEqual(['fallback']);
+  });
 });
