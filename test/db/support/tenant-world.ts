@@ -50,5 +50,7 @@ export async function populateTenant(prisma: PrismaClient, fx: TenantFixture): P
   // Safe iteration (issue 18): a playground conversation and a conversation test.
   await prisma.playgroundSession.create({ data: { tenantId, agentId: fx.agent.id, target: 'draft' } });
   await prisma.conversationTest.create({ data: { tenantId, agentId: fx.agent.id, name: `test-${s}`, source: 'playground', turns: [{ message: 'oi', expect: [] }] } });
+  // The inbox (issue 22): an internal note.
+  await prisma.sessionNote.create({ data: { tenantId, sessionId: session.id, authorId: user.id, text: `note-${s}` } });
   return { sessionId: session.id, messageId: message.id, turnId: turn.id, userId: user.id };
 }
