@@ -1,5 +1,6 @@
 import { conciergeAgentConfig, type AgentConfig } from '@switchboard/agent-config';
 import { createTenantFixture, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
+import { createWidgetChannel } from '../../support/widget';
 import { eventually } from '../worker/support/private-api';
 import { request, startOpsStack, tokenFor, type OpsStack } from './support/ops-stack';
 import { WebhookReceiver } from './support/webhook-receiver';
@@ -221,5 +222,32 @@ describe('the inbox', () => {
     const turn = await stack.prisma.turn.findUniqueOrThrow({ where: { id: asked!.turnId! } });
     expect(asked?.turn).toMatchObject({ id: turn.id, failure: 'failed', model: turn.model });
     expect(seen.body.messages.filter((m) => m.direction === 'outbound').map((m) => m.kind)).toEqual(['fallback']);
+  });
+
+  it("shows an operator's reply in the widget visitor's conversation, as the agent's replies are", async () => {
+    const shop = 'https://shop.example.test';
+    const widget = await createWidgetChannel(stack.prisma, fx.tenant.id, fx.agent.id, { allowedOrigins: [shop] });
+    const call = async <T>(method: string, path: string, token?: string, body?: unknown): Promise<T> => {
+      const res = await fetch(`${stack.apiUrl}/v1/widget/${widget.publicId}${path}`, {
+        method,
+        headers: { origin: shop, ...(token && { authorization: `Bearer ${token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      expect(res.status).toBeLessThan(300);
+      return (await res.json()) as T;
+    };
+    const { token } = await call<{ token: string }>('POST', '/sessions', undefined, {});
+    const history = () => call<{ messages: { direction: string; text: string }[] }>('GET', '/messages', token);
+    const sent = await call<{ messageId: string }>('POST', '/messages', token, { id: 'visitor-msg-0001', text: 'Quero um quarto em Curitiba' });
+    await eventually(async () => (await history()).messages.some((m) => m.direction === 'outbound'));
+    const { sessionId } = await stack.prisma.message.findUniqueOrThrow({ where: { id: sent.messageId } });
+
+    expect((await act(operator, sessionId, 'take-over')).status).toBe(200);
+    const reply = await act<{ delivered: string }>(operator, sessionId, 'replies', { text: 'Oi, aqui é a Ana, do hotel.' });
+    // A widget channel has no webhook: the widget reads its conversation and stream from the rows.
+    expect([reply.status, reply.body.delivered]).toEqual([201, 'stream-only']);
+    const seen = await history();
+    expect(seen.messages.at(-1)).toMatchObject({ direction: 'outbound', text: 'Oi, aqui é a Ana, do hotel.' });
+    expect((await request(stack, operator, 'POST', `/v1/admin/sessions/${sessionId}/hand-back`)).status).toBe(200);
   });
 });
