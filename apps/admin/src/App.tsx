@@ -26,6 +26,7 @@ import { ChannelShow } from './channels/ChannelShow';
 import { CredentialCreate, CredentialEdit } from './credentials/CredentialForms';
 import { CredentialList } from './credentials/CredentialList';
 import { Dashboard } from './dashboard/Dashboard';
+import { inboxRoutes } from './inbox/inbox-routes';
 import { DeliveryList } from './deliveries/DeliveryList';
 import { DeliveryShow } from './deliveries/DeliveryShow';
 import { ConsoleLayout } from './layout/ConsoleLayout';
@@ -86,6 +87,7 @@ export function App() {
           role === 'platform_admin' ? <Resource key="tenants" name="tenants" list={TenantList} create={TenantCreate} edit={TenantEdit} icon={BusinessIcon} recordRepresentation="name" /> : null,
           <CustomRoutes key="custom">
             <Route path="/playground" element={<Playground />} />
+            {inboxRoutes()}
             {canOperate(role) && <Route path="/queues" element={<QueuesPage />} />}
           </CustomRoutes>,
         ];

@@ -51,5 +51,7 @@ export async function populateTenant(prisma: PrismaClient, fx: TenantFixture): P
   await prisma.playgroundSession.create({ data: { tenantId, agentId: fx.agent.id, target: 'draft' } });
   await prisma.conversationTest.create({ data: { tenantId, agentId: fx.agent.id, name: `test-${s}`, source: 'playground', turns: [{ message: 'oi', expect: [] }] } });
   await recordConsoleUsage(prisma, { tenantId, agentId: fx.agent.id, source: 'playground', at: new Date(), turns: 1, llmCalls: 1, inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 });
+  // The inbox (issue 22): an internal note.
+  await prisma.sessionNote.create({ data: { tenantId, sessionId: session.id, authorId: user.id, text: `note-${s}` } });
   return { sessionId: session.id, messageId: message.id, turnId: turn.id, userId: user.id };
 }

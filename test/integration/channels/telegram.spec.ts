@@ -1,5 +1,5 @@
 import { eventually } from '../worker/support/private-api';
-import { request } from '../ops/support/ops-stack';
+import { request, tokenFor } from '../ops/support/ops-stack';
 import { FakePlatform, type PlatformHit } from './support/fake-platform';
 import { postRaw, startChannelsStack, type ChannelsStack } from './support/channels-stack';
 import { editedUpdate, photoUpdate, textUpdate, voiceUpdate } from './fixtures/telegram';
@@ -163,6 +163,17 @@ describe('Telegram channel', () => {
     await eventually(async () => (await s.stack.prisma.message.findFirst({ where: { channelId, externalId: String(updateId), status: 'answered' } })) !== null);
     await new Promise((r) => setTimeout(r, 1000));
     expect(sends(1008)).toHaveLength(1);
+  });
+
+  it("sends an operator's reply from the console's inbox through sendMessage, like the agent's", async () => {
+    const session = await s.stack.prisma.session.findFirstOrThrow({ where: { channelId, externalKey: '1008' } });
+    const operator = await tokenFor(s.stack, 'operator', s.fx.tenant.id);
+    const sent = await request<{ delivered: string }>(s.stack, operator, 'POST', `/v1/admin/inbox/${session.id}/replies`, { text: 'Oi, sou a Ana <equipe>.' });
+    expect([sent.status, sent.body.delivered]).toEqual([201, 'queued']);
+    const [, human] = await eventually(async () => sends(1008).length === 2 && sends(1008));
+    expect(textOf(human)).toBe('Oi, sou a Ana &lt;equipe&gt;.');
+    await new Promise((r) => setTimeout(r, 500));
+    expect(sends(1008)).toHaveLength(2);
   });
 
   it('removes the webhook (deleteWebhook) when the channel is deleted', async () => {

@@ -1,4 +1,4 @@
-import { Divider, Stack, Typography } from '@mui/material';
+import { Box, Divider, Stack, Typography } from '@mui/material';
 import { required, SelectInput, TextInput } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { emptyFlow, emptyStep, type FlowForm, type StepForm } from './flow-form';
@@ -7,6 +7,7 @@ import { ArrayEditor } from '../components/ArrayEditor';
 import { StepEditor } from './StepEditor';
 import { ToolPicker } from './ToolPicker';
 import { TriggersEditor } from './TriggersEditor';
+import { FlowGraphPanel } from './graph/FlowGraphPanel';
 
 const ON_END = [
   { id: 'end', name: 'End the flow' },
@@ -39,16 +40,25 @@ function FlowCard({ flow }: { flow: number }) {
       />
       <SelectInput source={`${at}.onEnd`} label="After the last step" choices={ON_END} emptyText="Default: end the flow" emptyValue="" helperText={onEnd ? false : 'Default: end the flow'} sx={{ minWidth: 320 }} />
       <Divider sx={{ my: 1 }} />
-      <Typography variant="subtitle2">Steps</Typography>
-      <ArrayEditor<StepForm>
-        name={`${at}.steps`}
-        testId={`flow-${flow}-step`}
-        newItem={() => emptyStep('prompt', `step${steps.length + 1}`)}
-        addLabel="Add step"
-        itemTitle={(s, i) => `Step ${i + 1}${s?.id ? ` · ${s.id}` : ''}${s?.kind ? ` (${s.kind})` : ''}`}
-        renderItem={(i) => <StepEditor flow={flow} step={i} />}
-        empty={<span>No steps yet.</span>}
-      />
+      {/* The flow's graph beside the steps' form on wide screens (the step inputs need ~700 px);
+          above it on narrower ones, where clicking a node scrolls down to its step. */}
+      <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', xl: 'minmax(0, 3fr) minmax(0, 2fr)' }, gap: 2 }}>
+        <Box sx={{ minWidth: 0 }}>
+          <FlowGraphPanel flow={flow} />
+        </Box>
+        <Box sx={{ minWidth: 0, order: { xl: -1 } }}>
+          <Typography variant="subtitle2">Steps</Typography>
+          <ArrayEditor<StepForm>
+            name={`${at}.steps`}
+            testId={`flow-${flow}-step`}
+            newItem={() => emptyStep('prompt', `step${steps.length + 1}`)}
+            addLabel="Add step"
+            itemTitle={(s, i) => `Step ${i + 1}${s?.id ? ` · ${s.id}` : ''}${s?.kind ? ` (${s.kind})` : ''}`}
+            renderItem={(i) => <StepEditor flow={flow} step={i} />}
+            empty={<span>No steps yet.</span>}
+          />
+        </Box>
+      </Box>
     </Stack>
   );
 }

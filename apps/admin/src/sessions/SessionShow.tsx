@@ -4,8 +4,9 @@ import { turnColumns } from '../turns/TurnColumns';
 import { TurnDetails } from '../turns/TurnDetails';
 import { HandBackButton } from '../queues/HandBackButton';
 import { SaveSessionAsTest } from './SaveSessionAsTest';
+import { OpenConversationButton } from '../inbox/OpenConversationButton';
+import { SessionConversation } from '../inbox/SessionConversation';
 import { SessionStatusChip } from './SessionStatusChip';
-import { Transcript } from './Transcript';
 
 function SessionTitle() {
   const record = useRecordContext<{ externalKey: string }>();
@@ -19,6 +20,7 @@ export function SessionShow() {
         <TextField source="externalKey" label="Session key" />
         <SessionStatusChip label="Status" source="status" />
         <HandBackButton />
+        <OpenConversationButton />
         <ReferenceField source="agentId" reference="agents" label="Agent" />
         <ReferenceField source="channelId" reference="channels" label="Channel" />
         <DateField source="createdAt" label="Created" showTime />
@@ -28,16 +30,7 @@ export function SessionShow() {
         <Divider />
         <Typography variant="h6">Transcript</Typography>
         <SaveSessionAsTest />
-        <ReferenceManyField
-          label={false}
-          reference="messages"
-          target="sessionId"
-          sort={{ field: 'seq', order: 'ASC' }}
-          perPage={100}
-          pagination={<Pagination rowsPerPageOptions={[100]} />}
-        >
-          <Transcript />
-        </ReferenceManyField>
+        <SessionConversation />
         <Divider />
         <Typography variant="h6">Turns</Typography>
         <ReferenceManyField

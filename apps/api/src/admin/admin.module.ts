@@ -53,6 +53,7 @@ import { RunConversationTest } from './conversation-tests/run-conversation-test'
 import { PublishGate } from './conversation-tests/publish-gate';
 import { RestoreVersion } from './agents/restore-version.usecase';
 import { QuotasModule } from '../limits/quotas.module';
+import { INBOX_PROVIDERS, InboxController } from './inbox/inbox.providers';
 
 /**
  * Console login and the admin REST the console reads (react-admin simple-REST dialect) under
@@ -86,10 +87,11 @@ import { QuotasModule } from '../limits/quotas.module';
     QueuesController,
     PlaygroundController,
     ConversationTestsController,
+    InboxController,
   ],
   providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, AuthSessions, RefreshCookie, PublishAgent, AgentLoadCheck, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue,
     RedriveDelivery, TurnQueueReader, TurnDeadLetters, TenantBacklogCounter, HandBackSession, SendTestDelivery, TestDeliveryQueue,
-    AgentRunsQueue, PlaygroundTurns, ConversationTests, RunConversationTest, PublishGate, RestoreVersion],
+    AgentRunsQueue, PlaygroundTurns, ConversationTests, RunConversationTest, PublishGate, RestoreVersion, ...INBOX_PROVIDERS],
   exports: [AccessTokenService, AdminAuthGuard],
 })
 export class AdminModule {}

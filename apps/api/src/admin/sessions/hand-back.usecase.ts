@@ -34,7 +34,12 @@ export class HandBackSession {
       const before = isUuid(id) ? await tx.session.findFirst({ where: { id, ...tenantScope(user) }, select: sessionSelect }) : null;
       if (!before) throw new ResourceNotFoundError('session', id);
       if (before.status !== 'handed_off') throw new SessionNotHandedOffError(id, before.status);
-      const moved = await tx.session.updateMany({ where: { id, status: 'handed_off' }, data: { status: 'active' } });
+      // Back with the agent: no one holds it, and a later hand-off counts unread from here on.
+      const read = await tx.message.aggregate({ where: { sessionId: id, direction: 'inbound' }, _max: { seq: true } });
+      const moved = await tx.session.updateMany({
+        where: { id, status: 'handed_off' },
+        data: { status: 'active', takenOverById: null, humanReadSeq: read._max.seq ?? 0n },
+      });
       if (moved.count !== 1) throw new SessionNotHandedOffError(id, 'no longer handed off');
       const after = await tx.session.findFirstOrThrow({ where: { id }, select: sessionSelect });
       await this.notifyWebhook(tx, after);
