@@ -129,4 +129,11 @@ export const ROUTES: readonly RouteCase[] = [
   r('POST', '/v1/admin/dead-letters/:id/redrive', AUDIT, (w) => `/v1/admin/dead-letters/${w.deadLetter}/redrive`),
   r('GET', '/v1/admin/queues', AUDIT, () => '/v1/admin/queues'),
   r('POST', '/v1/admin/sessions/:id/hand-back', AUDIT, (w) => `/v1/admin/sessions/${w.session}/hand-back`),
+  // The inbox (issue 22): everyone reads it, operators and up act on it, like hand-back.
+  r('GET', '/v1/admin/inbox', ALL, () => '/v1/admin/inbox'),
+  r('GET', '/v1/admin/inbox/:id', ALL, (w) => `/v1/admin/inbox/${w.session}`),
+  r('POST', '/v1/admin/inbox/:id/take-over', AUDIT, (w) => `/v1/admin/inbox/${w.session}/take-over`),
+  r('POST', '/v1/admin/inbox/:id/replies', AUDIT, (w) => `/v1/admin/inbox/${w.session}/replies`, () => ({ text: 'hello' })),
+  r('POST', '/v1/admin/inbox/:id/notes', AUDIT, (w) => `/v1/admin/inbox/${w.session}/notes`, () => ({ text: 'a note' })),
+  r('POST', '/v1/admin/inbox/:id/read', AUDIT, (w) => `/v1/admin/inbox/${w.session}/read`),
 ];
