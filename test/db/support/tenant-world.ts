@@ -50,5 +50,12 @@ export async function populateTenant(prisma: PrismaClient, fx: TenantFixture): P
   // Safe iteration (issue 18): a playground conversation and a conversation test.
   await prisma.playgroundSession.create({ data: { tenantId, agentId: fx.agent.id, target: 'draft' } });
   await prisma.conversationTest.create({ data: { tenantId, agentId: fx.agent.id, name: `test-${s}`, source: 'playground', turns: [{ message: 'oi', expect: [] }] } });
+  // Cost (issue 25): a negotiated price and a cost roll-up row.
+  await prisma.tenantModelPrice.create({
+    data: { tenantId, provider: 'openai', model: 'gpt-4.1-mini', inputPerMillionMicros: 1n, cachedInputPerMillionMicros: 1n, outputPerMillionMicros: 1n, effectiveFrom: new Date() },
+  });
+  await prisma.usageCostDaily.create({
+    data: { tenantId, agentId: fx.agent.id, day: new Date(), channelId: fx.channel.id, provider: 'openai', model: 'gpt-4.1-mini', part: 'idle', llmCalls: 1n, costMicros: 5n },
+  });
   return { sessionId: session.id, messageId: message.id, turnId: turn.id, userId: user.id };
 }

@@ -15,6 +15,7 @@ import { ToolsController } from './tools/tools.controller';
 import { UsersController } from './users/users.controller';
 import { AuditLogController } from './audit-log/audit-log.controller';
 import { UsageController } from './usage/usage.controller';
+import { UsageCostController } from './usage/usage-cost.controller';
 import { AgentHealthController } from './agent-health/agent-health.controller';
 import { AgentsController } from './agents/agents.controller';
 import { AgentVersionsController } from './agents/agent-versions.controller';
@@ -32,6 +33,8 @@ import { MessagesController } from './messages/messages.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { StatsController } from './stats/stats.controller';
 import { TenantsController } from './tenants/tenants.controller';
+import { ModelPricesController } from './prices/model-prices.controller';
+import { TenantModelPricesController } from './prices/tenant-model-prices.controller';
 import { TurnsController } from './turns/turns.controller';
 import { DeliveriesController } from './deliveries/deliveries.controller';
 import { RedriveDelivery } from './deliveries/redrive-delivery.usecase';
@@ -74,12 +77,15 @@ import { QuotasModule } from '../limits/quotas.module';
     HttpToolsController,
     UsersController,
     UsageController,
+    UsageCostController,
     AuditLogController,
     DeliveriesController,
     DeadLettersController,
     QueuesController,
     PlaygroundController,
     ConversationTestsController,
+    ModelPricesController,
+    TenantModelPricesController,
   ],
   providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, AuthSessions, RefreshCookie, PublishAgent, AgentLoadCheck, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue,
     RedriveDelivery, TurnQueueReader, TurnDeadLetters, TenantBacklogCounter, HandBackSession, SendTestDelivery, TestDeliveryQueue,

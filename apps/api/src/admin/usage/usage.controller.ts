@@ -32,7 +32,7 @@ function dayBound(bound: 'gte' | 'lte') {
 
 const usageListSpec: ListSpec<Prisma.UsageDailyWhereInput> = {
   resource: 'usage',
-  sortFields: ['day', 'turns', 'llmCalls', 'inputTokens', 'outputTokens', 'failedTurns', 'id'],
+  sortFields: ['day', 'turns', 'llmCalls', 'inputTokens', 'outputTokens', 'failedTurns', 'costMicros', 'id'],
   defaultSort: ['day', 'desc'],
   tieBreaker: 'id',
   filters: {
@@ -57,6 +57,9 @@ const SUMMED = {
   toolsMs: true,
   commitMs: true,
   totalMs: true,
+  costMicros: true,
+  unpricedCalls: true,
+  completedRuns: true,
 } as const;
 
 type Summed = { [K in keyof typeof SUMMED]: UsageSums[K] | null };
@@ -76,6 +79,9 @@ function sumsOf(s: Summed, latencyBuckets: number[]): UsageSums {
     commitMs: s.commitMs ?? 0n,
     totalMs: s.totalMs ?? 0n,
     latencyBuckets,
+    costMicros: s.costMicros ?? 0n,
+    unpricedCalls: s.unpricedCalls ?? 0n,
+    completedRuns: s.completedRuns ?? 0n,
   };
 }
 
