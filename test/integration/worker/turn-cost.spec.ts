@@ -121,6 +121,30 @@ describe('cost at commit', () => {
     ]);
   });
 
+  it('keeps the roll-ups equal to the turn rows when many sessions of a tenant commit at once', async () => {
+    agentOn({ name: 'openai', model: 'gpt-4.1-mini' });
+    const first = await createSessionRows(prisma);
+    const sessions = [first];
+    for (let i = 0; i < 5; i += 1) {
+      const s = await prisma.session.create({ data: { tenantId: first.tenantId, channelId: first.channelId, agentId: first.agentId, externalKey: unique('s') } });
+      sessions.push({ ...first, sessionId: s.id });
+    }
+    for (const [i, rows] of sessions.entries()) await queueInbound(prisma, rows, Array.from({ length: 1 + (i % 3) }, (_, k) => `m${k}`));
+    await Promise.all(sessions.map((rows) => drain(rows)));
+
+    const where = { tenantId: first.tenantId };
+    const [turns, convs, daily, costs] = await Promise.all([
+      prisma.turn.aggregate({ where, _sum: { costMicros: true }, _count: true }),
+      prisma.session.aggregate({ where, _sum: { costMicros: true } }),
+      prisma.usageDaily.aggregate({ where, _sum: { costMicros: true, llmCalls: true } }),
+      prisma.usageCostDaily.aggregate({ where, _sum: { costMicros: true, llmCalls: true } }),
+    ]);
+    expect(turns._count).toBe(12);
+    expect(turns._sum.costMicros).toBe(12n * 1158n);
+    expect([convs._sum.costMicros, daily._sum.costMicros, costs._sum.costMicros]).toEqual([turns._sum.costMicros, turns._sum.costMicros, turns._sum.costMicros]);
+    expect(costs._sum.llmCalls).toBe(daily._sum.llmCalls);
+  });
+
   it("prices at the tenant's negotiated price once it is in force", async () => {
     agentOn({ name: 'openai', model: 'gpt-4.1-mini' });
     const rows = await createSessionRows(prisma);
