@@ -1,5 +1,5 @@
-import type { PrismaClient } from '@switchboard/db';
-import { adminGet, adminSend, apiUrl, errorOf, openDb, tenantWithUsers, unique } from './support/admin-fixtures';
+import { generateApiKey, recordTurnUsage, type PrismaClient } from '@switchboard/db';
+import { adminGet, adminSend, apiUrl, createTenant, errorOf, openDb, tenantWithUsers, unique } from './support/admin-fixtures';
 
 // Cost over the admin API (issue 25, docs/cost.md): the roll-up grouped by agent, model,
 // channel, flow, step and day, its CSV, and the price tables, each kept to the caller's tenant.
@@ -170,5 +170,58 @@ describe('price tables', () => {
     expect(unknownTenant.status).toBe(404);
     const noTenant = await adminSend(platform.tokens.platform_admin, 'POST', '/v1/admin/tenant-model-prices', price(model));
     expect({ status: noTenant.status, code: errorOf(noTenant.body).code }).toEqual({ status: 400, code: 'tenant-required' });
+  });
+});
+
+describe('monthly money budgets', () => {
+  /** A tenant with an API key whose month so far cost `micros`, as the worker's roll-up holds it. */
+  async function tenantThatSpent(micros: bigint) {
+    const t = await createTenant(db);
+    const key = generateApiKey();
+    await db.apiKey.create({ data: { tenantId: t.tenant.id, channelId: t.channel.id, prefix: key.prefix, keyHash: key.hash } });
+    await recordTurnUsage(db, {
+      tenantId: t.tenant.id, agentId: t.agent.id, at: new Date(), llmCalls: 1, inputTokens: 1, outputTokens: 1, cachedInputTokens: 0,
+      queueWaitMs: 1, modelMs: 1, toolsMs: 0, commitMs: 1, totalMs: 3, outcomeCodes: [], deferred: false, failed: false,
+    });
+    await db.usageDaily.updateMany({ where: { tenantId: t.tenant.id }, data: { costMicros: micros } });
+    return { ...t, key: key.key };
+  }
+
+  it('lets a platform admin set a budget in USD, exact, and refuses a bad one', async () => {
+    const t = await createTenant(db);
+    const set = await adminSend(platform.tokens.platform_admin, 'PUT', `/v1/admin/tenants/${t.tenant.id}`, { monthlyBudget: '250.50' });
+    expect(set.status).toBe(200);
+    expect(set.body).toMatchObject({ monthlyBudget: '250.500000' });
+    expect((await db.tenant.findUniqueOrThrow({ where: { id: t.tenant.id } })).monthlyBudgetMicros).toBe(250_500_000n);
+    for (const bad of ['-1', '1.0000001', 'ten', true]) {
+      const res = await adminSend(platform.tokens.platform_admin, 'PUT', `/v1/admin/tenants/${t.tenant.id}`, { monthlyBudget: bad });
+      expect({ bad, status: res.status }).toEqual({ bad, status: 400 });
+    }
+    const cleared = await adminSend(platform.tokens.platform_admin, 'PUT', `/v1/admin/tenants/${t.tenant.id}`, { monthlyBudget: null });
+    expect(cleared.body).toMatchObject({ monthlyBudget: null });
+  });
+
+  it('shows the month against the budget, with the 80% warning', async () => {
+    const t = await tenantThatSpent(8_500_000n);
+    await db.tenant.update({ where: { id: t.tenant.id }, data: { monthlyBudgetMicros: 10_000_000n } });
+    const res = await adminGet(platform.tokens.platform_admin, '/v1/admin/usage/quota', { tenantId: t.tenant.id });
+    expect(res.body).toMatchObject({ cost: { used: 8_500_000, quota: 10_000_000 }, budgetWarning: true, exceeded: null });
+  });
+
+  it('refuses a message once the budget is spent with 429 quota-exceeded, keeping the message', async () => {
+    const t = await tenantThatSpent(10_000_000n);
+    await db.tenant.update({ where: { id: t.tenant.id }, data: { monthlyBudgetMicros: 10_000_000n } });
+    const res = await fetch(apiUrl('/v1/messages'), {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ session: unique('s'), text: 'over budget' }),
+    });
+    expect(res.status).toBe(429);
+    const error = ((await res.json()) as { error: { code: string; message: string; details: { quota: string; limit: number; messageId: string } } }).error;
+    expect(error).toMatchObject({ code: 'quota-exceeded', details: { quota: 'cost', limit: 10_000_000 } });
+    expect(error.message).toContain('monthly budget of 10.000000 USD');
+    expect(await db.message.findUniqueOrThrow({ where: { id: error.details.messageId } })).toMatchObject({ status: 'failed', kind: 'quota-exceeded' });
+    // The first verdict at or past 80% gave the month's notice.
+    expect(await db.auditLog.count({ where: { tenantId: t.tenant.id, action: 'budget.warning' } })).toBe(1);
   });
 });

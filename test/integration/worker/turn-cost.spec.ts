@@ -1,7 +1,7 @@
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Redis } from 'ioredis';
 import type { ScheduledWake, TraceEntry } from '@falai/agent';
-import { callCostMicros, DbModule, PrismaService, TenantQuotas } from '@switchboard/db';
+import { callCostMicros, DbModule, PrismaService, QUOTA_CACHE_MS, TenantQuotas } from '@switchboard/db';
 import { AgentCatalog, type LoadedAgent } from '../../../apps/worker/src/agents/agent-catalog';
 import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
 import { WorkerEnvModule } from '../../../apps/worker/src/config/worker-env.module';
@@ -76,10 +76,10 @@ describe('cost at commit', () => {
     }
   }
 
-  function agentOn(provider: { name: string; model: string }, trace: TraceEntry[] = TRACE): FakeAgent {
+  function agentOn(provider: { name: string; model: string }, trace: TraceEntry[] = TRACE, fallbackMessage?: string): FakeAgent {
     const agent = new FakeAgent();
     agent.behaviour = (_i, r) => ({ ...r, llmCalls: trace.length, trace: structuredClone(trace) });
-    current = { ...loadedAgent(agent), provider };
+    current = { ...loadedAgent(agent, fallbackMessage ? { fallbackMessage } : {}), provider };
     return agent;
   }
 
@@ -179,5 +179,36 @@ describe('cost at commit', () => {
     const turn = await prisma.turn.findFirstOrThrow({ where: { sessionId: rows.sessionId }, select: { costMicros: true, unpricedCalls: true, inputTokens: true } });
     expect(turn).toMatchObject({ costMicros: 0n, unpricedCalls: 0 });
     expect(turn.inputTokens).toBeGreaterThan(0);
+  });
+
+  it('warns once at 80% of the money budget and refuses the next turn at 100% with the fallback message', async () => {
+    const agent = agentOn({ name: 'openai', model: 'gpt-4.1-mini' }, TRACE, 'Volto já.');
+    const rows = await createSessionRows(prisma);
+    // 2600 micros a month: two turns (2316) pass 80% (2080), a third (3474) passes the budget.
+    await prisma.tenant.update({ where: { id: rows.tenantId }, data: { monthlyBudgetMicros: 2600n } });
+    // Verdicts are cached for QUOTA_CACHE_MS: wait it out between messages, as a conversation's pace does.
+    const next = async (text: string) => {
+      await new Promise((r) => setTimeout(r, QUOTA_CACHE_MS + 100));
+      await queueInbound(prisma, rows, [text]);
+      await drain(rows);
+    };
+    await queueInbound(prisma, rows, ['um', 'dois']);
+    await drain(rows);
+    await next('três');
+    const warnings = () => prisma.auditLog.findMany({ where: { tenantId: rows.tenantId, action: 'budget.warning' }, select: { actorType: true, after: true } });
+    expect(await warnings()).toEqual([{ actorType: 'system', after: expect.objectContaining({ usedMicros: 2316, budgetMicros: 2600 }) }]);
+    expect(agent.inputs).toHaveLength(3);
+
+    await next('quatro');
+    expect(agent.inputs).toHaveLength(3); // no engine run, so no model call
+    const msgs = await prisma.message.findMany({ where: { sessionId: rows.sessionId }, orderBy: { seq: 'asc' }, select: { direction: true, status: true, text: true } });
+    expect(msgs.slice(-2)).toEqual([
+      { direction: 'inbound', status: 'answered', text: 'quatro' },
+      { direction: 'outbound', status: 'sent', text: 'Volto já.' },
+    ]);
+    const last = await prisma.turn.findFirstOrThrow({ where: { sessionId: rows.sessionId }, orderBy: { createdAt: 'desc' }, select: { outcomeCodes: true, costMicros: true } });
+    expect(last).toEqual({ outcomeCodes: ['quota-exceeded'], costMicros: 0n });
+    // The notice is given once a month, not again at 100%.
+    expect(await warnings()).toHaveLength(1);
   });
 });

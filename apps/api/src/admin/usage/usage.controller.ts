@@ -188,7 +188,7 @@ export class UsageController {
     @Query(new ZodValidationPipe(z.strictObject({ tenantId: z.string().optional() }), 'query')) query: { tenantId?: string },
   ): Promise<QuotaState> {
     const tenantId = targetTenant(user, query.tenantId);
-    const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { monthlyLlmCallQuota: true, monthlyTokenQuota: true } });
+    const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { monthlyLlmCallQuota: true, monthlyTokenQuota: true, monthlyBudgetMicros: true } });
     if (!tenant) throw new ResourceNotFoundError('tenant', tenantId);
     return quotaState(await monthToDateUsage(this.prisma, tenantId), tenant);
   }
