@@ -3,6 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Title, useDataProvider, useGetList } from 'react-admin';
 import type { AdminStats, ConsoleDataProvider } from '../api/data-provider';
+import { CostPanel } from './CostPanel';
 import { UsageCharts } from './UsageCharts';
 import { isoDay, readUsageDays, readUsageSummary, type UsageFilter, type UsageSummary } from './usage-data';
 
@@ -92,6 +93,7 @@ export function Dashboard() {
           <UsageCharts rows={usage.data} filter={filter} agentName={agentName} />
         </Box>
       ) : null}
+      <CostPanel filter={filter} costMicros={summary.data?.costMicros} costPerResolvedMicros={summary.data?.costPerResolvedMicros} />
     </Box>
   );
 }

@@ -16,7 +16,12 @@ export interface UsageDay {
   outcomes: Record<string, number>;
 }
 
-export type UsageSummary = Omit<UsageDay, 'id' | 'agentId' | 'day'> & { days: number };
+export type UsageSummary = Omit<UsageDay, 'id' | 'agentId' | 'day'> & {
+  days: number;
+  /** Micros as decimal strings (docs/cost.md). */
+  costMicros: string;
+  costPerResolvedMicros: string | null;
+};
 
 export interface UsageFilter {
   from: string;
