@@ -208,9 +208,10 @@ describe('monthly money budgets', () => {
     expect(res.body).toMatchObject({ cost: { used: 8_500_000, quota: 10_000_000 }, budgetWarning: true, exceeded: null });
   });
 
-  it('refuses a message once the budget is spent with 429 quota-exceeded, keeping the message', async () => {
+  it("refuses a message once the budget is spent with 429 quota-exceeded and the agent's fallback message, keeping the message", async () => {
     const t = await tenantThatSpent(10_000_000n);
     await db.tenant.update({ where: { id: t.tenant.id }, data: { monthlyBudgetMicros: 10_000_000n } });
+    await db.agent.update({ where: { id: t.agent.id }, data: { config: { fallbackMessage: 'Volto já.' } } });
     const res = await fetch(apiUrl('/v1/messages'), {
       method: 'POST',
       headers: { authorization: `Bearer ${t.key}`, 'content-type': 'application/json' },
@@ -218,7 +219,8 @@ describe('monthly money budgets', () => {
     });
     expect(res.status).toBe(429);
     const error = ((await res.json()) as { error: { code: string; message: string; details: { quota: string; limit: number; messageId: string } } }).error;
-    expect(error).toMatchObject({ code: 'quota-exceeded', details: { quota: 'cost', limit: 10_000_000 } });
+    // The agent's fallback message comes with the refusal, for the integrator to show the customer.
+    expect(error).toMatchObject({ code: 'quota-exceeded', details: { quota: 'cost', limit: 10_000_000, fallbackMessage: 'Volto já.' } });
     expect(error.message).toContain('monthly budget of 10.000000 USD');
     expect(await db.message.findUniqueOrThrow({ where: { id: error.details.messageId } })).toMatchObject({ status: 'failed', kind: 'quota-exceeded' });
     // The first verdict at or past 80% gave the month's notice.
