@@ -25,6 +25,9 @@ function dashboardReads(): { label: string; path: string }[] {
     { label: `${USAGE_PATH} (30 days, 100 agent-days)`, path: `${USAGE_PATH}?filter=${filter}&range=${encodeURIComponent('[0,99]')}&sort=${encodeURIComponent('["day","DESC"]')}` },
     { label: `${USAGE_PATH}/summary (30 days)`, path: `${USAGE_PATH}/summary?filter=${filter}` },
     { label: STATS_PATH, path: STATS_PATH },
+    // Cost (docs/cost.md): the dashboard's breakdowns, from the UsageCostDaily roll-up.
+    { label: '/v1/admin/usage-cost?by=step (30 days)', path: `/v1/admin/usage-cost?by=step&from=${from}` },
+    { label: '/v1/admin/usage-cost?by=agent (30 days)', path: `/v1/admin/usage-cost?by=agent&from=${from}` },
   ];
 }
 const TENANTS = 2;

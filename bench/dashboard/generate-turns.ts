@@ -66,7 +66,7 @@ export async function generateTurns(databaseUrl: string, spec: GenerateSpec): Pr
         `
         INSERT INTO "Turn" ("tenantId", "sessionId", "agentId", "agentVersion", "provider", "model", "llmCalls",
           "inputTokens", "outputTokens", "cachedInputTokens", "outcomeCodes", "outcomes", "queueWaitMs", "modelMs",
-          "toolsMs", "commitMs", "totalMs", "createdAt")
+          "toolsMs", "commitMs", "totalMs", "createdAt", "costMicros")
         SELECT s."tenantId", s.id, s."agentId", 1, 'scripted', 'bench-script', 1 + i % 4,
                200 + i % 1000, 20 + i % 200, (i % 3) * 50,
                CASE WHEN i % 50 = 0 THEN ARRAY['provider-overloaded'] WHEN i % 200 = 1 THEN ARRAY['provider-auth'] ELSE '{}'::text[] END,
@@ -74,7 +74,9 @@ export async function generateTurns(databaseUrl: string, spec: GenerateSpec): Pr
                     WHEN i % 200 = 1 THEN '[{"status":"failed","code":"provider-auth"}]'::jsonb
                     ELSE '[{"status":"completed"}]'::jsonb END,
                i % 40, m.model_ms, (i % 5) * 20, 3 + i % 10, m.model_ms + (i % 5) * 20 + 3 + i % 10 + i % 7,
-               now() - make_interval(secs => (i::float8 / $2::float8) * $3::float8 * 86400)
+               now() - make_interval(secs => (i::float8 / $2::float8) * $3::float8 * 86400),
+               -- priced as gpt-4.1-mini ($0.40 input, $0.10 cached, $1.60 output per million), rounded half up
+               ((200 + i % 1000 - (i % 3) * 50) * 400000 + (i % 3) * 50 * 100000 + (20 + i % 200) * 1600000 + 500000) / 1000000
           FROM generate_series($1::bigint, $4::bigint) AS i
           JOIN gen_session s ON s.n = (i % $5::bigint)::int
           CROSS JOIN LATERAL (SELECT (200 + (i * 7919) % 2400)::int AS model_ms) m`,
@@ -89,12 +91,12 @@ export async function generateTurns(databaseUrl: string, spec: GenerateSpec): Pr
       `
       INSERT INTO "UsageDaily" ("tenantId", "agentId", "day", "turns", "deferredTurns", "failedTurns", "llmCalls",
         "inputTokens", "outputTokens", "cachedInputTokens", "queueWaitMs", "modelMs", "toolsMs", "commitMs", "totalMs",
-        "latencyBuckets", "updatedAt", "slot")
+        "latencyBuckets", "updatedAt", "slot", "costMicros")
       SELECT "tenantId", "agentId", day, count(*)::int,
              count(*) FILTER (WHERE outcomes @> '[{"status":"deferred"}]')::int,
              count(*) FILTER (WHERE outcomes @> '[{"status":"failed"}]')::int,
              sum("llmCalls"), sum("inputTokens"), sum("outputTokens"), sum("cachedInputTokens"), sum("queueWaitMs"),
-             sum("modelMs"), sum("toolsMs"), sum("commitMs"), sum("totalMs"), ARRAY[${buckets}], now(), slot
+             sum("modelMs"), sum("toolsMs"), sum("commitMs"), sum("totalMs"), ARRAY[${buckets}], now(), slot, sum("costMicros")
         FROM (SELECT *, ("createdAt" AT TIME ZONE 'UTC')::date AS day, width_bucket("totalMs", ${BUCKET_THRESHOLDS}) AS bucket,
                      ${SLOT_OF_SESSION} AS slot
                 FROM "Turn" WHERE "tenantId" = ANY($1::uuid[])) t
@@ -110,9 +112,23 @@ export async function generateTurns(databaseUrl: string, spec: GenerateSpec): Pr
        GROUP BY 1, 2, 3, 4, 5`,
       [tenantIds],
     );
+    // The cost roll-up (docs/cost.md): each turn's calls spent by one of six steps of one flow.
+    await db.query(
+      `
+      INSERT INTO "UsageCostDaily" ("tenantId", "agentId", "day", "slot", "channelId", "provider", "model", "part", "flowId", "stepId",
+        "llmCalls", "inputTokens", "cachedInputTokens", "outputTokens", "costMicros")
+      SELECT t."tenantId", t."agentId", (t."createdAt" AT TIME ZONE 'UTC')::date, ${SLOT_OF_SESSION.replace(/"sessionId"/g, 't."sessionId"')}, s."channelId",
+             t.provider, t.model, 'step', 'bench', 'step-' || (abs(hashtext(t.id::text)) % 6),
+             sum(t."llmCalls"), sum(t."inputTokens"), sum(t."cachedInputTokens"), sum(t."outputTokens"), sum(t."costMicros")
+        FROM "Turn" t JOIN "Session" s ON s.id = t."sessionId"
+       WHERE t."tenantId" = ANY($1::uuid[])
+       GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10`,
+      [tenantIds],
+    );
     log('roll-ups written; VACUUM ANALYZE (what autovacuum would do on a live database)');
     await db.query('VACUUM ANALYZE "Turn"');
     await db.query('VACUUM ANALYZE "UsageDaily"');
+    await db.query('VACUUM ANALYZE "UsageCostDaily"');
     await db.query('VACUUM ANALYZE "UsageOutcomeDaily"');
 
     const [{ daily, outcome }] = (
@@ -134,16 +150,19 @@ export async function checkRollupConsistency(databaseUrl: string, tenantIds: str
   const db = new Client({ connectionString: databaseUrl });
   await db.connect();
   try {
-    const { rows } = await db.query<{ turns: string; rolled: string; llm: string; rolledLlm: string; buckets: string }>(
+    const { rows } = await db.query<{ turns: string; rolled: string; llm: string; rolledLlm: string; buckets: string; cost: string; rolledCost: string; costByStep: string }>(
       `SELECT (SELECT count(*) FROM "Turn" WHERE "tenantId" = ANY($1::uuid[])) AS turns,
               (SELECT coalesce(sum(turns), 0) FROM "UsageDaily" WHERE "tenantId" = ANY($1::uuid[])) AS rolled,
               (SELECT coalesce(sum("llmCalls"), 0) FROM "Turn" WHERE "tenantId" = ANY($1::uuid[])) AS llm,
               (SELECT coalesce(sum("llmCalls"), 0) FROM "UsageDaily" WHERE "tenantId" = ANY($1::uuid[])) AS "rolledLlm",
-              (SELECT coalesce(sum(b), 0) FROM "UsageDaily", unnest("latencyBuckets") AS b WHERE "tenantId" = ANY($1::uuid[])) AS buckets`,
+              (SELECT coalesce(sum(b), 0) FROM "UsageDaily", unnest("latencyBuckets") AS b WHERE "tenantId" = ANY($1::uuid[])) AS buckets,
+              (SELECT coalesce(sum("costMicros"), 0) FROM "Turn" WHERE "tenantId" = ANY($1::uuid[])) AS cost,
+              (SELECT coalesce(sum("costMicros"), 0) FROM "UsageDaily" WHERE "tenantId" = ANY($1::uuid[])) AS "rolledCost",
+              (SELECT coalesce(sum("costMicros"), 0) FROM "UsageCostDaily" WHERE "tenantId" = ANY($1::uuid[])) AS "costByStep"`,
       [tenantIds],
     );
     const r = rows[0];
-    if (r.turns !== r.rolled || r.llm !== r.rolledLlm || r.turns !== r.buckets) {
+    if (r.turns !== r.rolled || r.llm !== r.rolledLlm || r.turns !== r.buckets || r.cost !== r.rolledCost || r.cost !== r.costByStep) {
       throw new Error(`roll-up disagrees with the turns: ${JSON.stringify(r)}`);
     }
   } finally {

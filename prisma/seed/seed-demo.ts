@@ -67,6 +67,7 @@ export async function seedDemo(prisma: PrismaClient, settings: DemoSettings, dep
       const agent = await ensureAgent(tx, tenant.id, deps.agentConfig, changes, notes);
       const channel = await ensureChannel(tx, tenant.id, agent.id, changes);
       await ensureApiKey(tx, tenant.id, channel.id, settings.apiKey, changes);
+      await ensureExamplePrice(tx, tenant.id, changes);
 
       return { tenantId: tenant.id, agentId: agent.id, channelId: channel.id, changes, notes };
     },
@@ -147,6 +148,28 @@ async function ensureAgent(tx: Tx, tenantId: string, config: AgentConfig, change
     agent = await tx.agent.update({ where: { id: agent.id }, data: { publishedVersion: 1 } });
   }
   return agent;
+}
+
+/**
+ * The scripted provider calls no model and is listed at 0 (docs/cost.md); the demo tenant gets
+ * an example negotiated price for it, labelled as such, so the dashboard's cost shows the
+ * machinery with numbers. gpt-4.1-mini's list price: an order of magnitude a real bot pays.
+ */
+export const DEMO_EXAMPLE_PRICE = {
+  provider: 'scripted',
+  model: '*',
+  inputPerMillionMicros: 400_000n,
+  cachedInputPerMillionMicros: 100_000n,
+  outputPerMillionMicros: 1_600_000n,
+  effectiveFrom: new Date('2020-01-01T00:00:00Z'),
+  source: 'EXAMPLE price for the demo (scripted provider), not a real charge',
+} as const;
+
+async function ensureExamplePrice(tx: Tx, tenantId: string, changes: string[]): Promise<void> {
+  const existing = await tx.tenantModelPrice.findFirst({ where: { tenantId, provider: DEMO_EXAMPLE_PRICE.provider, model: DEMO_EXAMPLE_PRICE.model } });
+  if (existing) return;
+  await tx.tenantModelPrice.create({ data: { tenantId, ...DEMO_EXAMPLE_PRICE } });
+  changes.push('set an example price for the scripted provider (labelled EXAMPLE)');
 }
 
 async function ensureChannel(tx: Tx, tenantId: string, agentId: string, changes: string[]) {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEV_MASTER_KEY } from '@switchboard/config';
-import { encryptSecret, parseMasterKey, SECRET_CONTEXTS } from '@switchboard/db';
+import { DEFAULT_FALLBACK_MESSAGES } from '@switchboard/agent-config';
+import { encryptSecret, parseMasterKey, QUOTA_CACHE_MS, recordTurnUsage, SECRET_CONTEXTS } from '@switchboard/db';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createTenant, createUser } from '../integration/admin/support/admin-fixtures';
 import { eventually, startPrivateApi, type PrivateApi } from '../integration/worker/support/private-api';
@@ -272,6 +273,33 @@ describe('the web widget on a customer’s site', () => {
       await suite.db.session.updateMany({ where: { channelId: widget.id }, data: { status: 'active' } });
     }
     await page.close();
+  });
+
+  it("answers with the agent's fallback message when the tenant's monthly budget is spent", async () => {
+    // The month has cost 5 micros (a roll-up row as the worker keeps it) and the budget is 5.
+    const agentId = (await suite.db.agent.findFirstOrThrow({ where: { tenantId } })).id;
+    await recordTurnUsage(suite.db, {
+      tenantId, agentId, at: new Date(), llmCalls: 1, inputTokens: 1, outputTokens: 1, cachedInputTokens: 0,
+      queueWaitMs: 1, modelMs: 1, toolsMs: 0, commitMs: 1, totalMs: 3, outcomeCodes: [], deferred: false, failed: false,
+    });
+    await suite.db.usageDaily.updateMany({ where: { tenantId }, data: { costMicros: 5n } });
+    await suite.db.tenant.update({ where: { id: tenantId }, data: { monthlyBudgetMicros: 5n } });
+    try {
+      await new Promise((r) => setTimeout(r, QUOTA_CACHE_MS + 200)); // the API's cached verdict expires
+      const { page } = await visit(context);
+      await page.getByRole('button', { name: 'Open chat' }).click();
+      await send(page, 'Is there bread today?');
+      await agentBubbles(page).filter({ hasText: DEFAULT_FALLBACK_MESSAGES.en }).waitFor();
+      // The visitor's message stands as sent (kept by the API), answered by the fallback message.
+      await chat(page).locator('.msg.visitor', { hasText: 'Is there bread today?' }).waitFor();
+      expect(await chat(page).locator('.failed-send').count()).toBe(0);
+      const stored = await suite.db.message.findFirstOrThrow({ where: { channelId: widget.id, text: 'Is there bread today?' } });
+      expect(stored).toMatchObject({ status: 'failed', kind: 'quota-exceeded' });
+      await page.close();
+    } finally {
+      await suite.db.tenant.update({ where: { id: tenantId }, data: { monthlyBudgetMicros: null } });
+      await new Promise((r) => setTimeout(r, QUOTA_CACHE_MS + 200));
+    }
   });
 
   it('is refused on a page whose origin the channel does not allow', async () => {

@@ -8,6 +8,7 @@ import HistoryIcon from '@mui/icons-material/History';
 import KeyIcon from '@mui/icons-material/Key';
 import OutboxIcon from '@mui/icons-material/Outbox';
 import PeopleIcon from '@mui/icons-material/People';
+import PriceIcon from '@mui/icons-material/Paid';
 import SmartToyIcon from '@mui/icons-material/SmartToy';
 import { Route } from 'react-router-dom';
 import { Admin, CustomRoutes, Resource } from 'react-admin';
@@ -35,6 +36,7 @@ import { MessageList } from './messages/MessageList';
 import { Playground } from './playground/Playground';
 import { canOperate } from './queues/ops-roles';
 import { QueuesPage } from './queues/QueuesPage';
+import { ModelPriceCreate, ModelPriceEdit, ModelPriceList, TenantModelPriceCreate, TenantModelPriceEdit, TenantModelPriceList } from './prices/PriceViews';
 import { SessionList } from './sessions/SessionList';
 import { SessionShow } from './sessions/SessionShow';
 import { TenantCreate, TenantEdit } from './tenants/TenantForms';
@@ -84,6 +86,23 @@ export function App() {
           <Resource key="users" name="users" list={UserList} edit={editable(UserEdit)} create={editable(UserCreate)} icon={PeopleIcon} recordRepresentation="email" />,
           role !== 'viewer' ? <Resource key="audit-log" name="audit-log" options={{ label: 'Audit log' }} list={AuditList} icon={HistoryIcon} /> : null,
           canOperate(role) ? <Resource key="deliveries" name="deliveries" list={DeliveryList} show={DeliveryShow} icon={OutboxIcon} /> : null,
+          <Resource
+            key="model-prices"
+            name="model-prices"
+            options={{ label: 'Model prices' }}
+            list={ModelPriceList}
+            edit={role === 'platform_admin' ? ModelPriceEdit : undefined}
+            create={role === 'platform_admin' ? ModelPriceCreate : undefined}
+            icon={PriceIcon}
+          />,
+          <Resource
+            key="tenant-model-prices"
+            name="tenant-model-prices"
+            options={{ label: 'Negotiated prices' }}
+            list={TenantModelPriceList}
+            edit={role === 'platform_admin' ? TenantModelPriceEdit : undefined}
+            create={role === 'platform_admin' ? TenantModelPriceCreate : undefined}
+          />,
           role === 'platform_admin' ? <Resource key="tenants" name="tenants" list={TenantList} create={TenantCreate} edit={TenantEdit} icon={BusinessIcon} recordRepresentation="name" /> : null,
           <CustomRoutes key="custom">
             <Route path="/playground" element={<Playground />} />

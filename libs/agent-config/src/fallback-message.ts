@@ -53,3 +53,19 @@ export function defaultFallbackMessage(config: Pick<AgentConfig, 'instructions' 
 export function withFallbackMessage<T extends AgentConfig>(config: T): T {
   return config.fallbackMessage ? config : { ...config, fallbackMessage: defaultFallbackMessage(config) };
 }
+
+/**
+ * The fallback message of an agent config as stored (JSON not yet validated: a draft, or a
+ * version that no longer loads): its own text, else the default for its language. Used where
+ * a customer must get an answer without the agent being built (a turn that failed to load it,
+ * a message refused over the tenant's quota or budget).
+ */
+export function fallbackMessageOf(json: unknown): string {
+  const c = (json && typeof json === 'object' ? json : {}) as Partial<Record<keyof AgentConfig, unknown>>;
+  if (typeof c.fallbackMessage === 'string' && c.fallbackMessage.trim()) return c.fallbackMessage;
+  return defaultFallbackMessage({
+    instructions: typeof c.instructions === 'string' ? c.instructions : undefined,
+    flows: Array.isArray(c.flows) ? (c.flows as AgentConfig['flows']) : [],
+    fields: c.fields && typeof c.fields === 'object' ? (c.fields as AgentConfig['fields']) : {},
+  });
+}

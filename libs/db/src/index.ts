@@ -6,3 +6,4 @@ export * from './api-keys';
 export * from './secrets';
 export * from './tenant-scope';
 export * from './usage';
+export * from './cost';

@@ -53,5 +53,12 @@ export async function populateTenant(prisma: PrismaClient, fx: TenantFixture): P
   await recordConsoleUsage(prisma, { tenantId, agentId: fx.agent.id, source: 'playground', at: new Date(), turns: 1, llmCalls: 1, inputTokens: 1, outputTokens: 1, cachedInputTokens: 0 });
   // The inbox (issue 22): an internal note.
   await prisma.sessionNote.create({ data: { tenantId, sessionId: session.id, authorId: user.id, text: `note-${s}` } });
+  // Cost (issue 25): a negotiated price and a cost roll-up row.
+  await prisma.tenantModelPrice.create({
+    data: { tenantId, provider: 'openai', model: 'gpt-4.1-mini', inputPerMillionMicros: 1n, cachedInputPerMillionMicros: 1n, outputPerMillionMicros: 1n, effectiveFrom: new Date() },
+  });
+  await prisma.usageCostDaily.create({
+    data: { tenantId, agentId: fx.agent.id, day: new Date(), channelId: fx.channel.id, provider: 'openai', model: 'gpt-4.1-mini', part: 'idle', llmCalls: 1n, costMicros: 5n },
+  });
   return { sessionId: session.id, messageId: message.id, turnId: turn.id, userId: user.id };
 }

@@ -25,6 +25,9 @@ type Expect = { status: number; code: string } | 'list';
 
 function expectation(c: RouteCase): Expect {
   if (c.route.startsWith('/v1/admin/tenants')) return { status: 403, code: 'forbidden' }; // platform admins only
+  // Prices: only platform admins set them; list prices are platform-wide, every tenant reads them.
+  if (/model-prices/.test(c.route) && c.method !== 'GET') return { status: 403, code: 'forbidden' };
+  if (c.route === '/v1/admin/model-prices/:id') return 'list';
   if (c.route.includes(':id') || c.route === '/v1/admin/flow-schema') return { status: 404, code: 'not-found' };
   if (c.route === '/v1/admin/usage/quota') return 'list'; // A's own quota: must not mention B
   if (c.method === 'GET') return 'list';
@@ -45,7 +48,8 @@ function bodyAgainstB(c: RouteCase): unknown {
 describe('the cross-tenant matrix', () => {
   it("never lets tenant A read or change tenant B's rows through any admin route", async () => {
     const before = await tenantSnapshot(db, b.tenant);
-    const bIds = Object.values(b);
+    // B's list price is no secret of B's: list prices belong to the platform.
+    const bIds = Object.values({ ...b, modelPrice: undefined }).filter((id): id is string => id !== undefined);
     const results: string[] = [];
     for (const c of ROUTES) {
       const expected = expectation(c);

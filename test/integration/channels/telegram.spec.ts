@@ -1,3 +1,5 @@
+import { DEFAULT_FALLBACK_MESSAGES } from '@switchboard/agent-config';
+import { QUOTA_CACHE_MS } from '@switchboard/db';
 import { eventually } from '../worker/support/private-api';
 import { request, tokenFor } from '../ops/support/ops-stack';
 import { FakePlatform, type PlatformHit } from './support/fake-platform';
@@ -174,6 +176,27 @@ describe('Telegram channel', () => {
     expect(textOf(human)).toBe('Oi, sou a Ana &lt;equipe&gt;.');
     await new Promise((r) => setTimeout(r, 500));
     expect(sends(1008)).toHaveLength(2);
+  });
+
+  it("answers with the agent's fallback message, once, when the tenant's monthly budget is spent", async () => {
+    const prisma = s.stack.prisma;
+    const tenantId = s.fx.tenant.id;
+    await prisma.usageDaily.updateMany({ where: { tenantId }, data: { costMicros: 5n } });
+    await prisma.tenant.update({ where: { id: tenantId }, data: { monthlyBudgetMicros: 5n } });
+    try {
+      await new Promise((r) => setTimeout(r, QUOTA_CACHE_MS + 200)); // the API's cached verdict expires
+      const update = textUpdate(++updateId, 1009, 'ainda tem quarto?');
+      for (let i = 0; i < 3; i++) expect((await deliver(update)).status).toBe(200);
+      const [said] = await eventually(async () => sends(1009).length === 1 && sends(1009));
+      expect(textOf(said)).toBe(DEFAULT_FALLBACK_MESSAGES.en);
+      await new Promise((r) => setTimeout(r, 1500));
+      expect(sends(1009)).toHaveLength(1);
+      const stored = await prisma.message.findFirstOrThrow({ where: { channelId, externalId: String(updateId) } });
+      expect(stored).toMatchObject({ status: 'failed', kind: 'quota-exceeded' });
+      expect(await prisma.turn.count({ where: { sessionId: stored.sessionId, createdAt: { gte: stored.createdAt } } })).toBe(0);
+    } finally {
+      await prisma.tenant.update({ where: { id: tenantId }, data: { monthlyBudgetMicros: null } });
+    }
   });
 
   it('removes the webhook (deleteWebhook) when the channel is deleted', async () => {

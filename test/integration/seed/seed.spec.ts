@@ -12,7 +12,7 @@ import { createMigratedDatabase, dropDatabase, uniqueName } from '../../support/
 // jest ignores the project-level testTimeout, so every hook and test sets its own.
 
 const root = path.join(__dirname, '../../..');
-const TABLES = ['User', 'Tenant', 'Agent', 'AgentVersion', 'Channel', 'ApiKey'] as const;
+const TABLES = ['User', 'Tenant', 'Agent', 'AgentVersion', 'Channel', 'ApiKey', 'TenantModelPrice'] as const;
 
 let name: string;
 let url: string;
@@ -69,6 +69,11 @@ it('seeds the admin, the Demo Hotel tenant and owner, the published Concierge, i
   expect(channel).toMatchObject({ name: 'Demo channel', agentId: agent.id });
   expect(seeded.ApiKey).toEqual([
     expect.objectContaining({ channelId: channel.id, keyHash: hashApiKey('sb_demo_concierge_key_change_me'), revokedAt: null }),
+  ]);
+
+  // An example price, labelled as one, so the demo's dashboard shows cost in money.
+  expect(seeded.TenantModelPrice).toEqual([
+    expect.objectContaining({ tenantId: tenant.id, provider: 'scripted', model: '*', source: expect.stringContaining('EXAMPLE') }),
   ]);
 
   const second = await runSeed();

@@ -8,6 +8,7 @@ import { FailuresByCode } from './FailuresByCode';
 import { ChannelBreakdown } from './ChannelBreakdown';
 import { FirstSteps } from './FirstSteps';
 import { downloadText, latencyLabel, LIVE_REFRESH_MS, readChannelFigures, readRangeLatency, usageCsv, type RangeLatency } from './live-usage';
+import { CostPanel } from './CostPanel';
 import { UsageCharts } from './UsageCharts';
 import { isoDay, readUsageDays, readUsageSummary, type ConsoleUsage, type UsageFilter, type UsageSummary } from './usage-data';
 
@@ -154,6 +155,7 @@ export function Dashboard() {
           <UsageCharts rows={usage.data} filter={filter} agentName={agentName} latency={latency.data} />
         </Box>
       ) : null}
+      <CostPanel filter={filter} costMicros={summary.data?.costMicros} costPerResolvedMicros={summary.data?.costPerResolvedMicros} />
     </Box>
   );
 }

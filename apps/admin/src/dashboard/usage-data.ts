@@ -25,7 +25,13 @@ export interface ConsoleUsage {
 }
 
 /** Customer usage, and `console`: the playground and live tests, a line of their own (they count toward the quota, never toward customers). */
-export type UsageSummary = Omit<UsageDay, 'id' | 'agentId' | 'day'> & { days: number; console: { playground: ConsoleUsage; 'conversation-test': ConsoleUsage } };
+export type UsageSummary = Omit<UsageDay, 'id' | 'agentId' | 'day'> & {
+  days: number;
+  console: { playground: ConsoleUsage; 'conversation-test': ConsoleUsage };
+  /** Micros as decimal strings (docs/cost.md). */
+  costMicros: string;
+  costPerResolvedMicros: string | null;
+};
 
 export interface UsageFilter {
   from: string;

@@ -7,6 +7,7 @@ import { PublishErrorAt } from '../agents/publish-error';
 import { BranchesEditor } from './BranchesEditor';
 import { DoStepInputs } from './DoStepInputs';
 import { PredicateInputs } from './PredicateInputs';
+import { StepCostShare } from './StepCostShare';
 import { TargetInput } from './TargetInput';
 import { ToolPicker } from './ToolPicker';
 import { WaitStepInputs } from './WaitStepInputs';
@@ -81,6 +82,7 @@ export function StepEditor({ flow, step }: { flow: number; step: number }) {
   return (
     <Stack sx={{ width: '100%' }}>
       <PublishErrorAt prefix={['flows', flow, 'steps', step]} />
+      <StepCostShare flow={flow} step={step} />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
         <TextInput source={`${at}.id`} label="Step id" validate={required()} />
         <SelectInput source={`${at}.kind`} label="Kind" choices={KINDS} validate={required()} sx={{ minWidth: 300 }} />

@@ -2,7 +2,8 @@ import { Alert, Box, Chip, LinearProgress, Stack, Table, TableBody, TableCell, T
 import { useGetOne, useRecordContext } from 'react-admin';
 import { JsonBlock } from '../components/JsonBlock';
 import { ToolCallResult } from './ToolCallResult';
-import { outcomePlace, type ModelTraceEntry, type ToolTraceEntry, type TurnDetail } from './turn-trace';
+import { formatMicros } from '../prices/money';
+import { outcomePlace, spentByLabel, type ModelTraceEntry, type ToolTraceEntry, type TurnDetail } from './turn-trace';
 
 const n = (v: number | undefined) => (v ?? 0).toLocaleString();
 
@@ -31,8 +32,10 @@ function ModelCall({ entry }: { entry: ModelTraceEntry }) {
       <Chip size="small" color="primary" variant="outlined" label={`${entry.call} call`} />
       <Typography variant="body2" color="text.secondary">
         round {entry.round} · {n(entry.ms)} ms · {n(entry.usage?.inputTokens)} in / {n(entry.usage?.outputTokens)} out
-        {entry.usage?.cachedInputTokens ? ` (${n(entry.usage.cachedInputTokens)} cached)` : ''}
+        {entry.usage?.cachedInputTokens ? ` (${n(entry.usage.cachedInputTokens)} cached)` : ''} · {spentByLabel(entry)}
       </Typography>
+      {entry.costMicros !== undefined && <Chip size="small" variant="outlined" data-testid="call-cost" label={formatMicros(entry.costMicros)} />}
+      {entry.unpriced && <Chip size="small" color="warning" label="no price for this model" />}
       {entry.error && <Chip size="small" color="error" label={`${entry.error.kind}: ${entry.error.message}`} />}
     </Stack>
   );
@@ -88,6 +91,8 @@ export function TurnTraceView({ turn }: { turn: TurnDetail }) {
       <Typography variant="body2" data-testid="turn-usage">
         {n(turn.llmCalls)} LLM calls · {n(turn.inputTokens)} tokens in · {n(turn.outputTokens)} tokens out
         {turn.cachedInputTokens ? ` · ${n(turn.cachedInputTokens)} cached` : ''}
+        {turn.costMicros !== undefined ? ` · cost ${formatMicros(turn.costMicros)}` : ''}
+        {turn.unpricedCalls ? ` (${n(turn.unpricedCalls)} unpriced calls)` : ''}
       </Typography>
       <TimingSplit turn={turn} />
       <Typography variant="subtitle2">Calls</Typography>

@@ -7,6 +7,12 @@ export interface ModelTraceEntry {
   ms: number;
   usage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number };
   error?: { kind: string; message: string };
+  /** The run and step the call spoke for (none: the understand call or the idle speaker). */
+  spentBy?: { runId: string; flowId: string; stepId: string };
+  /** What the call cost, in micro-units (turns from before costs were kept have none). */
+  costMicros?: number;
+  /** The model had no price: the call counts 0. */
+  unpriced?: true;
 }
 
 export interface ToolTraceEntry {
@@ -44,6 +50,9 @@ export interface TurnDetail {
   toolsMs: number;
   commitMs: number;
   totalMs: number;
+  /** The turn's cost in micros, a decimal string (a bigint on the server). */
+  costMicros?: string;
+  unpricedCalls?: number;
   trace?: TraceEntry[];
   outcomes?: OutcomeLine[];
 }
@@ -52,4 +61,10 @@ export interface TurnDetail {
 export function outcomePlace(o: OutcomeLine): string {
   if (o.flowId && o.stepId) return `${o.flowId} › ${o.stepId}`;
   return o.flowId ?? o.stepId ?? o.kind;
+}
+
+/** Who spent a model call, as the cost roll-ups name it. */
+export function spentByLabel(e: ModelTraceEntry): string {
+  if (e.call === 'understand') return 'understand';
+  return e.spentBy ? `${e.spentBy.flowId} › ${e.spentBy.stepId}` : 'idle speaker';
 }

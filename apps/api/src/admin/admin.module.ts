@@ -18,6 +18,7 @@ import { UsageController } from './usage/usage.controller';
 import { LiveUsageController } from './live-usage/live-usage.controller';
 import { FirstStepsController } from './first-steps/first-steps.controller';
 import { AgentArchiveController } from './agents/agent-archive.controller';
+import { UsageCostController } from './usage/usage-cost.controller';
 import { AgentHealthController } from './agent-health/agent-health.controller';
 import { AgentsController } from './agents/agents.controller';
 import { AgentVersionsController } from './agents/agent-versions.controller';
@@ -35,6 +36,8 @@ import { MessagesController } from './messages/messages.controller';
 import { SessionsController } from './sessions/sessions.controller';
 import { StatsController } from './stats/stats.controller';
 import { TenantsController } from './tenants/tenants.controller';
+import { ModelPricesController } from './prices/model-prices.controller';
+import { TenantModelPricesController } from './prices/tenant-model-prices.controller';
 import { TurnsController } from './turns/turns.controller';
 import { DeliveriesController } from './deliveries/deliveries.controller';
 import { RedriveDelivery } from './deliveries/redrive-delivery.usecase';
@@ -81,6 +84,7 @@ import { INBOX_PROVIDERS, InboxController } from './inbox/inbox.providers';
     LiveUsageController,
     FirstStepsController,
     AgentArchiveController,
+    UsageCostController,
     AuditLogController,
     DeliveriesController,
     DeadLettersController,
@@ -88,6 +92,8 @@ import { INBOX_PROVIDERS, InboxController } from './inbox/inbox.providers';
     PlaygroundController,
     ConversationTestsController,
     InboxController,
+    ModelPricesController,
+    TenantModelPricesController,
   ],
   providers: [AccessTokenService, AdminAuthGuard, LoginUseCase, LoginThrottle, AuthSessions, RefreshCookie, PublishAgent, AgentLoadCheck, SecretBox, HttpToolsService, HttpToolTestCall, HttpToolTestQueue,
     RedriveDelivery, TurnQueueReader, TurnDeadLetters, TenantBacklogCounter, HandBackSession, SendTestDelivery, TestDeliveryQueue,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService, TenantQuotas, withTenant } from '@switchboard/db';
 import { PinoLogger } from 'nestjs-pino';
 import type { ChannelScope } from '../channel-auth/channel-auth.context';
+import { agentFallbackMessage, replyWithFallback } from '../limits/refused-fallback';
 import { storeRefusedMessage } from '../limits/store-refused-message';
 import { MAX_KEY_CHARS, MAX_TEXT_CHARS } from '../messages/messages.schemas';
 import { PostMessage } from '../messages/post-message.usecase';
@@ -11,8 +12,10 @@ import type { PlatformMessage } from './platform-message';
  * A platform's message through the ingest every channel shares (PostMessage: sb_accept_inbound,
  * then the turn job), answered at once (no waiting for the reply: platforms retry a slow
  * webhook). The platform's id is the message id, so its retries store one message and get one
- * reply. The media reference is kept on the message the first time it is stored. Over quota,
- * the message is stored refused and the platform still gets its 200 (a retry would not help).
+ * reply. The media reference is kept on the message the first time it is stored. Over quota
+ * (calls, tokens or the money budget), the message is stored refused, the customer gets the
+ * agent's fallback message rather than silence, and the platform still gets its 200 (a retry
+ * would not help).
  */
 @Injectable()
 export class IngestPlatformMessage {
@@ -28,7 +31,8 @@ export class IngestPlatformMessage {
     const quota = await this.quotas.verdict(scope.tenantId);
     if (quota?.exceeded) {
       const stored = await storeRefusedMessage(this.prisma, scope, body);
-      this.logger.warn({ msg: 'platform message over quota: stored, not answered', messageId: stored.messageId, quota: quota.exceeded });
+      await replyWithFallback(this.prisma, scope, stored, await agentFallbackMessage(this.prisma, scope.tenantId, scope.agentId));
+      this.logger.warn({ msg: 'platform message over quota: stored, answered with the fallback message', messageId: stored.messageId, quota: quota.exceeded });
       return { messageId: stored.messageId };
     }
     const result = await this.post.execute(scope, body, 0);

@@ -1,17 +1,18 @@
+import { describeQuota, type QuotaKind } from '@switchboard/db';
 import { TooManyRequestsError } from '../common/errors';
 
 export class QuotaExceededError extends TooManyRequestsError {
   constructor(
-    which: 'llmCalls' | 'tokens',
+    which: QuotaKind,
     quota: number,
     resetsAt: Date,
-    stored: { messageId: string; sessionId: string } | null,
+    /** A customer's message kept refused, with the agent's fallback message to show them instead of silence. */
+    stored: { messageId: string; sessionId: string; fallbackMessage: string } | null,
   ) {
-    const what = which === 'llmCalls' ? 'model calls' : 'tokens';
     super(
       'quota-exceeded',
-      `The tenant has used its monthly quota of ${quota} ${what}; it resets at ${resetsAt.toISOString()}. ` +
-        (stored ? 'The message was stored but will not be answered. ' : '') +
+      `The tenant has used its ${describeQuota(which, quota)}; it resets at ${resetsAt.toISOString()}. ` +
+        (stored ? 'The message was stored but will not be answered; show the customer details.fallbackMessage. ' : '') +
         'Ask the platform operator to raise the quota.',
       Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000)),
       { quota: which, limit: quota, resetsAt: resetsAt.toISOString(), ...(stored ?? {}) },

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService, TenantQuotas } from '@switchboard/db';
 import { QuotaExceededError } from '../limits/quota-exceeded.error';
+import { agentFallbackMessage } from '../limits/refused-fallback';
 import { storeRefusedMessage } from '../limits/store-refused-message';
 import { PostMessage } from '../messages/post-message.usecase';
 import { visitorMessageExternalId } from './visitor-session';
@@ -39,7 +40,9 @@ export class PostVisitorMessage {
     const quota = await this.quotas.verdict(v.tenantId);
     if (quota?.exceeded) {
       const stored = await storeRefusedMessage(this.prisma, scope, message);
-      throw new QuotaExceededError(quota.exceeded, quota[quota.exceeded].quota!, quota.resetsAt, { messageId: stored.messageId, sessionId: stored.sessionId });
+      // The visitor sees the agent's fallback message rather than a message that never gets an answer.
+      const fallbackMessage = await agentFallbackMessage(this.prisma, v.tenantId, v.channel.agentId);
+      throw new QuotaExceededError(quota.exceeded, quota[quota.exceeded].quota!, quota.resetsAt, { messageId: stored.messageId, sessionId: stored.sessionId, fallbackMessage });
     }
     const result = await this.post.execute(scope, message, 0);
     return { messageId: result.body.messageId, id: body.id, status: result.body.status };

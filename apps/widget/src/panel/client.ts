@@ -37,6 +37,8 @@ export class WidgetApiError extends Error {
     readonly code: string,
     message: string,
     readonly retryAfterMs?: number,
+    /** The agent's fallback message, when the API refused the message over the tenant's quota. */
+    readonly fallbackMessage?: string,
   ) {
     super(message);
   }
@@ -181,15 +183,17 @@ export class WidgetClient {
 async function apiError(res: Response): Promise<WidgetApiError> {
   let code = 'http-error';
   let message = `HTTP ${res.status}`;
+  let fallbackMessage: string | undefined;
   try {
-    const body = (await res.json()) as { error?: { code?: string; message?: string } };
+    const body = (await res.json()) as { error?: { code?: string; message?: string; details?: { fallbackMessage?: unknown } } };
     code = body.error?.code ?? code;
     message = body.error?.message ?? message;
+    if (typeof body.error?.details?.fallbackMessage === 'string') fallbackMessage = body.error.details.fallbackMessage;
   } catch {
     // not JSON
   }
   const retryAfter = Number(res.headers.get('retry-after'));
-  return new WidgetApiError(res.status, code, message, retryAfter > 0 ? retryAfter * 1000 : undefined);
+  return new WidgetApiError(res.status, code, message, retryAfter > 0 ? retryAfter * 1000 : undefined, fallbackMessage);
 }
 
 // Storage can be off (privacy settings): the chat then works, without continuing next time.

@@ -112,6 +112,13 @@ class ChatPanel implements Panel {
       this.refreshTyping();
       this.follow();
     } catch (err) {
+      // Over the tenant's quota or budget the message is kept but not answered: the agent's
+      // fallback message answers it, as a turn that cannot run would.
+      if (err instanceof WidgetApiError && err.code === 'quota-exceeded' && err.fallbackMessage) {
+        this.view.showMessage(key, 'visitor', text);
+        this.view.showMessage(`f:${clientId}`, 'agent', err.fallbackMessage);
+        return;
+      }
       if (err instanceof WidgetApiError && err.status === 429) this.view.setNotice(this.strings.tooMany);
       this.view.markNotSent(key, () => void this.deliver(clientId, key, text));
     }

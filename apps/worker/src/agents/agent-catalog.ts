@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Agent } from '@falai/agent';
-import { defaultFallbackMessage, loadAgentConfig, type AgentConfig } from '@switchboard/agent-config';
+import { fallbackMessageOf, loadAgentConfig, type AgentConfig } from '@switchboard/agent-config';
 import { PrismaService } from '@switchboard/db';
 import { AGENT_CACHE_SIZE, AGENT_CACHE_TTL_MS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
@@ -85,13 +85,7 @@ export class AgentCatalog {
     if (row?.publishedVersion != null) {
       json = (await this.prisma.agentVersion.findFirst({ where: { agentId, tenantId, version: row.publishedVersion }, select: { config: true } }))?.config ?? json;
     }
-    const c = (json && typeof json === 'object' ? json : {}) as Partial<Record<keyof AgentConfig, unknown>>;
-    if (typeof c.fallbackMessage === 'string' && c.fallbackMessage.trim()) return c.fallbackMessage;
-    return defaultFallbackMessage({
-      instructions: typeof c.instructions === 'string' ? c.instructions : undefined,
-      flows: Array.isArray(c.flows) ? (c.flows as AgentConfig['flows']) : [],
-      fields: c.fields && typeof c.fields === 'object' ? (c.fields as AgentConfig['fields']) : {},
-    });
+    return fallbackMessageOf(json);
   }
 
   /** Builds the agent at `version` (the one its cache key names), or its draft when null. */

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ScheduledWake, Session } from '@falai/agent';
-import { LATENCY_BUCKET_BOUNDS_MS, Prisma, PrismaService, usageSlot } from '@switchboard/db';
+import { LATENCY_BUCKET_BOUNDS_MS, ModelPrices, Prisma, PrismaService, usageSlot } from '@switchboard/db';
+import { turnCost } from './turn-cost';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError } from './turn-errors';
 import type { TurnUsage } from './turn-record';
 
@@ -57,15 +58,23 @@ export interface CommittedTurn {
  * session state behind a version check (a stale save rolls back and the caller replays), the
  * outbound replies (unique per session and engine key, so a replay inserts nothing twice) with
  * their webhook deliveries (to the channel's webhook as it is at commit), the wakes it scheduled
- * and the one it fired, and last the daily usage roll-up. The function's two checks come back
+ * and the one it fired, and last the daily usage and cost roll-ups. The turn is priced here,
+ * call by call, at the price in force at commit (turnCost). The function's two checks come back
  * as MessageAlreadyAnsweredError and SessionVersionConflictError.
  */
 @Injectable()
 export class CommitTurn {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly prices: ModelPrices,
+  ) {}
 
   async execute(c: TurnCommit): Promise<CommittedTurn> {
     const now = Date.now();
+    // Priced at commit, at the price in force now (docs/cost.md); a turn without calls looks nothing up.
+    const hasCalls = c.usage.trace.some((e) => e.type === 'model');
+    const price = hasCalls ? await this.prices.priceFor(c.tenantId, c.provider.name, c.provider.model, new Date(now)) : undefined;
+    const cost = turnCost(c.usage.trace, c.provider, price);
     const version = c.expectedVersion + 1;
     const visibleAt = visibleTimes(c.replies, now);
     const payload = {
@@ -83,7 +92,12 @@ export class CommitTurn {
       cachedInputTokens: c.usage.cachedInputTokens,
       outcomeCodes: c.usage.outcomeCodes,
       outcomes: c.usage.outcomes,
-      trace: c.usage.trace,
+      trace: cost.trace,
+      // Bigints travel as decimal strings: JSON has no integer beyond 2^53.
+      costMicros: cost.costMicros.toString(),
+      unpricedCalls: cost.unpricedCalls,
+      costs: cost.lines.map((l) => ({ ...l, costMicros: l.costMicros.toString() })),
+      completedRuns: c.usage.completedRuns ?? 0,
       queueWaitMs: Math.max(0, Math.round(c.queueWaitMs)),
       modelMs: c.usage.modelMs,
       toolsMs: c.usage.toolsMs,

@@ -1,4 +1,5 @@
 import type { ProviderError } from '@falai/agent';
+import { describeQuota, type QuotaKind } from '@switchboard/db';
 
 /** The session moved on since it was loaded (another save won): reload and replay the turn. */
 export class SessionVersionConflictError extends Error {
@@ -61,9 +62,9 @@ export class TurnSessionMissingError extends Error {
 /** The tenant has spent a monthly quota: the turn makes no model call and ends `quota-exceeded`. */
 export class TenantQuotaExceededError extends Error {
   readonly code = 'quota-exceeded';
-  constructor(which: 'llmCalls' | 'tokens', quota: number, resetsAt: Date) {
+  constructor(which: QuotaKind, quota: number, resetsAt: Date) {
     super(
-      `[TenantQuotaExceededError] the tenant has used its monthly quota of ${quota} ${which === 'llmCalls' ? 'model calls' : 'tokens'}; ` +
+      `[TenantQuotaExceededError] the tenant has used its ${describeQuota(which, quota)}; ` +
         `no model call is made until it resets at ${resetsAt.toISOString()} or the platform operator raises it.`,
     );
     this.name = 'TenantQuotaExceededError';

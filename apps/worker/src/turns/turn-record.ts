@@ -13,6 +13,8 @@ export interface TurnUsage {
   /** Time spent in model calls and in tool handlers, from the trace. */
   modelMs: number;
   toolsMs: number;
+  /** Runs the turn completed: the dashboards' resolved conversations. Absent = 0. */
+  completedRuns?: number;
 }
 
 export function turnUsage(result: TurnResult): TurnUsage {
@@ -32,6 +34,7 @@ export function turnUsage(result: TurnResult): TurnUsage {
     trace: result.trace ?? [],
     modelMs: Math.round(modelMs),
     toolsMs: Math.round(toolsMs),
+    completedRuns: result.ended.filter((r) => r.reason === 'completed').length,
   };
 }
 

@@ -1,17 +1,20 @@
 // Every model call of a turn goes through here: it counts the call, sums usage, traces the
 // latency, streams text when the turn streams, and turns any failure into a ProviderError.
 import { type ModelReply, type ModelRequest, ProviderError } from '../provider';
+import type { SpentBy } from '../types/turn';
 import { EnvelopeMessageDecoder } from './message-stream';
 import { addUsage, type DeltaSink, type TurnState } from './state';
 
-export async function callModel(state: TurnState, req: ModelRequest): Promise<ModelReply> {
+/** `spentBy` names the run and step the call speaks for (cost attribution); none for understand and idle. */
+export async function callModel(state: TurnState, req: ModelRequest, spentBy?: SpentBy): Promise<ModelReply> {
   const { clock, provider } = state.def;
+  const by = spentBy ? { spentBy } : {};
   const started = clock.now().getTime();
   state.llmCalls += 1;
   try {
     const reply =
       state.sink && req.call === 'speak' ? await streamed(state, req, state.sink) : await provider.generate(req);
-    state.trace.push({ type: 'model', call: req.call, round: req.round, ms: clock.now().getTime() - started, ...(reply.usage ? { usage: reply.usage } : {}) });
+    state.trace.push({ type: 'model', call: req.call, round: req.round, ms: clock.now().getTime() - started, ...(reply.usage ? { usage: reply.usage } : {}), ...by });
     addUsage(state, reply.usage);
     return normalize(reply);
   } catch (err) {
@@ -22,6 +25,7 @@ export async function callModel(state: TurnState, req: ModelRequest): Promise<Mo
       round: req.round,
       ms: clock.now().getTime() - started,
       error: { kind: error.kind, message: error.message },
+      ...by,
     });
     throw error;
   }

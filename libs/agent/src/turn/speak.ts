@@ -53,7 +53,7 @@ export async function speak(state: TurnState, req: SpeakRequest): Promise<SpeakR
         history: [...history],
         tools: offersTools ? declarations : [],
         schema: req.schema,
-      });
+      }, req.run && { runId: req.run.id, flowId: req.run.flowId, stepId: req.run.stepId });
     } catch (err) {
       return { ...result, error: err as ProviderError };
     }

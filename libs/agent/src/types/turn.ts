@@ -51,12 +51,21 @@ export interface ScheduledWake {
   at: string;
 }
 
+/** The run and step a speak call spoke for; absent on the understand call and the idle speaker. */
+export interface SpentBy {
+  runId: string;
+  flowId: string;
+  stepId: string;
+}
+
 export interface ModelTrace {
   type: 'model';
   call: CallKind;
   round: number;
   ms: number;
   usage?: Usage;
+  /** Who spent the call, so its cost can be attributed to a flow's step. */
+  spentBy?: SpentBy;
   error?: { kind: ProviderErrorKind; message: string };
 }
 

@@ -6,9 +6,20 @@ describe('quotas', () => {
   });
 
   it('are exceeded once usage reaches them, model calls first; null is unlimited', () => {
-    const usage = { llmCalls: 10, tokens: 500, console: { llmCalls: 4, tokens: 200 }, from: new Date(0), resetsAt: new Date(1) };
+    const usage = { llmCalls: 10, tokens: 500, console: { llmCalls: 4, tokens: 200 }, costMicros: 0, from: new Date(0), resetsAt: new Date(1) };
     expect(quotaState(usage, { monthlyLlmCallQuota: 10n, monthlyTokenQuota: 100n }).exceeded).toBe('llmCalls');
     expect(quotaState(usage, { monthlyLlmCallQuota: 11n, monthlyTokenQuota: 500n }).exceeded).toBe('tokens');
     expect(quotaState(usage, { monthlyLlmCallQuota: null, monthlyTokenQuota: null }).exceeded).toBeNull();
+  });
+
+  it('are exceeded by money once the month costs the budget, with a warning from 80% until then', () => {
+    const usage = (costMicros: number) => ({ llmCalls: 1, tokens: 1, console: { llmCalls: 0, tokens: 0 }, costMicros, from: new Date(0), resetsAt: new Date(1) });
+    const limits = { monthlyLlmCallQuota: null, monthlyTokenQuota: null, monthlyBudgetMicros: 10_000_000n };
+    expect(quotaState(usage(7_999_999), limits)).toMatchObject({ exceeded: null, budgetWarning: false, cost: { used: 7_999_999, quota: 10_000_000 } });
+    expect(quotaState(usage(8_000_000), limits)).toMatchObject({ exceeded: null, budgetWarning: true });
+    expect(quotaState(usage(10_000_000), limits)).toMatchObject({ exceeded: 'cost', budgetWarning: false });
+    expect(quotaState(usage(10_000_000), { ...limits, monthlyBudgetMicros: null })).toMatchObject({ exceeded: null, budgetWarning: false, cost: { quota: null } });
+    // Calls and tokens are named first when several limits are spent.
+    expect(quotaState(usage(10_000_000), { ...limits, monthlyLlmCallQuota: 1n }).exceeded).toBe('llmCalls');
   });
 });

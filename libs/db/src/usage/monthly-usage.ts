@@ -1,3 +1,4 @@
+import { amountOf, COST_CURRENCY } from '../cost/call-cost';
 import type { PrismaClient } from '../generated/prisma/client';
 
 export interface MonthlyUsage {
@@ -7,6 +8,8 @@ export interface MonthlyUsage {
   tokens: number;
   /** Of those, the console's runs (playground, live conversation tests): their own line, never customer usage. */
   console: { llmCalls: number; tokens: number };
+  /** What the month's turns cost, in micros (docs/cost.md); a double holds it exactly below 9 billion USD. */
+  costMicros: number;
   /** First instant of the month (UTC). */
   from: Date;
   /** When the month ends and the quota resets (UTC). */
@@ -29,32 +32,74 @@ export function monthOf(now: Date): { from: Date; resetsAt: Date } {
 export async function monthToDateUsage(prisma: Pick<PrismaClient, 'usageDaily' | 'consoleUsageDaily'>, tenantId: string, now = new Date()): Promise<MonthlyUsage> {
   const { from, resetsAt } = monthOf(now);
   const where = { tenantId, day: { gte: from } };
-  const _sum = { llmCalls: true, inputTokens: true, outputTokens: true } as const;
-  const [customers, consoleRuns] = await Promise.all([prisma.usageDaily.aggregate({ where, _sum }), prisma.consoleUsageDaily.aggregate({ where, _sum })]);
-  const calls = (s: typeof customers._sum) => Number(s.llmCalls ?? 0n);
-  const tokens = (s: typeof customers._sum) => Number((s.inputTokens ?? 0n) + (s.outputTokens ?? 0n));
+  const [customers, consoleRuns] = await Promise.all([
+    prisma.usageDaily.aggregate({ where, _sum: { llmCalls: true, inputTokens: true, outputTokens: true, costMicros: true } }),
+    prisma.consoleUsageDaily.aggregate({ where, _sum: { llmCalls: true, inputTokens: true, outputTokens: true } }),
+  ]);
+  const calls = (s: { llmCalls: bigint | null }) => Number(s.llmCalls ?? 0n);
+  const tokens = (s: { inputTokens: bigint | null; outputTokens: bigint | null }) => Number((s.inputTokens ?? 0n) + (s.outputTokens ?? 0n));
   return {
     llmCalls: calls(customers._sum) + calls(consoleRuns._sum),
     tokens: tokens(customers._sum) + tokens(consoleRuns._sum),
     console: { llmCalls: calls(consoleRuns._sum), tokens: tokens(consoleRuns._sum) },
+    costMicros: Number(customers._sum.costMicros ?? 0n),
     from,
     resetsAt,
   };
 }
+
+/** What a tenant's month is limited by: model calls, tokens, and money (micros, the budget). */
+export type QuotaKind = 'llmCalls' | 'tokens' | 'cost';
+
+/** The share of the money budget at which the tenant is warned (console notice, audit entry, metric). */
+export const BUDGET_WARNING_RATIO = 0.8;
 
 export interface QuotaState {
   llmCalls: { used: number; quota: number | null };
   tokens: { used: number; quota: number | null };
   /** Of `used`, what the console's runs (playground, live conversation tests) spent. */
   console: { llmCalls: number; tokens: number };
+  /** Micros spent and the monthly budget in micros (null: none). */
+  cost: { used: number; quota: number | null };
   resetsAt: Date;
   /** Which quota is spent, if any. */
-  exceeded: 'llmCalls' | 'tokens' | null;
+  exceeded: QuotaKind | null;
+  /** The money budget is at BUDGET_WARNING_RATIO or more (and not yet spent). */
+  budgetWarning: boolean;
 }
 
-export function quotaState(usage: MonthlyUsage, quotas: { monthlyLlmCallQuota: bigint | null; monthlyTokenQuota: bigint | null }): QuotaState {
-  const llm = quotas.monthlyLlmCallQuota === null ? null : Number(quotas.monthlyLlmCallQuota);
-  const tok = quotas.monthlyTokenQuota === null ? null : Number(quotas.monthlyTokenQuota);
-  const exceeded = llm !== null && usage.llmCalls >= llm ? 'llmCalls' : tok !== null && usage.tokens >= tok ? 'tokens' : null;
-  return { llmCalls: { used: usage.llmCalls, quota: llm }, tokens: { used: usage.tokens, quota: tok }, console: usage.console, resetsAt: usage.resetsAt, exceeded };
+export interface TenantLimits {
+  monthlyLlmCallQuota: bigint | null;
+  monthlyTokenQuota: bigint | null;
+  monthlyBudgetMicros?: bigint | null;
+}
+
+export function quotaState(usage: MonthlyUsage, quotas: TenantLimits): QuotaState {
+  const num = (q: bigint | null | undefined) => (q === null || q === undefined ? null : Number(q));
+  const llm = num(quotas.monthlyLlmCallQuota);
+  const tok = num(quotas.monthlyTokenQuota);
+  const budget = num(quotas.monthlyBudgetMicros);
+  const exceeded: QuotaKind | null =
+    llm !== null && usage.llmCalls >= llm ? 'llmCalls' : tok !== null && usage.tokens >= tok ? 'tokens' : budget !== null && usage.costMicros >= budget ? 'cost' : null;
+  const budgetWarning = budget !== null && usage.costMicros < budget && usage.costMicros >= budget * BUDGET_WARNING_RATIO;
+  return {
+    llmCalls: { used: usage.llmCalls, quota: llm },
+    tokens: { used: usage.tokens, quota: tok },
+    console: usage.console,
+    cost: { used: usage.costMicros, quota: budget },
+    resetsAt: usage.resetsAt,
+    exceeded,
+    budgetWarning,
+  };
+}
+
+/** Whether the tenant has any limit at all (none: no quota state to compute). */
+export function hasLimits(q: TenantLimits): boolean {
+  return q.monthlyLlmCallQuota !== null || q.monthlyTokenQuota !== null || (q.monthlyBudgetMicros ?? null) !== null;
+}
+
+/** A spent limit in words: "monthly quota of 5 model calls", "monthly budget of 10.000000 USD". */
+export function describeQuota(which: QuotaKind, quota: number): string {
+  if (which === 'cost') return `monthly budget of ${amountOf(BigInt(quota))} ${COST_CURRENCY}`;
+  return `monthly quota of ${quota} ${which === 'llmCalls' ? 'model calls' : 'tokens'}`;
 }

@@ -18,6 +18,10 @@ export interface AdminWorld {
   delivery: string;
   /** The id a failed turn job of the world's message would have (no such job exists: redrive answers 404). */
   deadLetter: string;
+  /** A negotiated price of the tenant's. */
+  tenantPrice: string;
+  /** A list price the world added: platform-wide, every tenant reads it. */
+  modelPrice: string;
 }
 
 export async function createAdminWorld(db: PrismaClient): Promise<AdminWorld> {
@@ -46,6 +50,9 @@ export async function createAdminWorld(db: PrismaClient): Promise<AdminWorld> {
   const delivery = await db.delivery.create({
     data: { tenantId, channelId: t.channel.id, messageId: reply.id, url: 'https://example.test/hook', status: 'dead', attempts: 3, lastError: 'HTTP 500' },
   });
+  const price = { provider: 'openai', inputPerMillionMicros: 1n, cachedInputPerMillionMicros: 1n, outputPerMillionMicros: 1n, effectiveFrom: new Date() };
+  const tenantPrice = await db.tenantModelPrice.create({ data: { ...price, tenantId, model: 'gpt-4.1-mini' } });
+  const modelPrice = await db.modelPrice.create({ data: { ...price, model: unique('world-model') } });
   const audit = await db.auditLog.create({ data: { tenantId, actorType: 'system', action: 'agent.update', entityType: 'agent', entityId: t.agent.id } });
   return {
     tenant: tenantId,
@@ -61,6 +68,8 @@ export async function createAdminWorld(db: PrismaClient): Promise<AdminWorld> {
     audit: audit.id,
     delivery: delivery.id,
     deadLetter: `msg-${message.id}`,
+    tenantPrice: tenantPrice.id,
+    modelPrice: modelPrice.id,
   };
 }
 
@@ -82,6 +91,7 @@ export async function tenantSnapshot(db: PrismaClient, tenantId: string): Promis
     db.auditLog.findMany({ where, orderBy: { id: 'asc' } }),
     db.usageDaily.findMany({ where, orderBy: { id: 'asc' } }),
     db.delivery.findMany({ where, orderBy: { id: 'asc' } }),
+    db.tenantModelPrice.findMany({ where, orderBy: { id: 'asc' } }),
   ]);
   return JSON.stringify(rows, (_, v: unknown) => (typeof v === 'bigint' ? v.toString() : v));
 }

@@ -1,6 +1,6 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
-import { PrismaService, type Prisma } from '@switchboard/db';
+import { amountOf, microsOf, PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
@@ -22,16 +22,19 @@ const tenantSelect = {
   monthlyLlmCallQuota: true,
   monthlyTokenQuota: true,
   queueWeight: true,
+  monthlyBudgetMicros: true,
   createdAt: true,
   updatedAt: true,
 } as const;
 type TenantRow = Prisma.TenantGetPayload<{ select: typeof tenantSelect }>;
 
 /** Quotas are BIGINT columns; JSON has no bigint, and quotas fit a double exactly. */
-const toDto = (t: TenantRow) => ({
+const toDto = ({ monthlyBudgetMicros, ...t }: TenantRow) => ({
   ...t,
   monthlyLlmCallQuota: t.monthlyLlmCallQuota === null ? null : Number(t.monthlyLlmCallQuota),
   monthlyTokenQuota: t.monthlyTokenQuota === null ? null : Number(t.monthlyTokenQuota),
+  /** USD a month as an exact decimal string ("250.000000"); null = no budget (docs/cost.md). */
+  monthlyBudget: monthlyBudgetMicros === null ? null : amountOf(monthlyBudgetMicros),
 });
 const toDb = (q: number | null | undefined) => (q === undefined ? undefined : q === null ? null : BigInt(q));
 
@@ -49,16 +52,30 @@ const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a slug 
 const quota = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional();
 /** Share of the workers when several tenants have messages waiting (docs/fairness.md). */
 const queueWeight = z.number().int().min(1).max(100).optional();
-const createBody = z.strictObject({ name, slug, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, queueWeight });
+/** A monthly budget in USD: "250" or 250.5, at most 6 decimals, kept as exact micros; null = none. */
+const budget = z
+  .union([z.string(), z.number().nonnegative().finite()])
+  .transform((v, ctx) => {
+    try {
+      return microsOf(typeof v === 'number' ? v.toFixed(6) : v);
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'a budget in USD, e.g. "250.00", with at most 6 decimals' });
+      return z.NEVER;
+    }
+  })
+  .nullable()
+  .optional();
+const createBody = z.strictObject({ name, slug, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, monthlyBudget: budget, queueWeight });
 // react-admin sends the record back: read-only keys dropped.
-const updateBody = z.object({ name: name.optional(), slug: slug.optional(), monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, queueWeight });
-type TenantBody = { name?: string; slug?: string; monthlyLlmCallQuota?: number | null; monthlyTokenQuota?: number | null; queueWeight?: number };
+const updateBody = z.object({ name: name.optional(), slug: slug.optional(), monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, monthlyBudget: budget, queueWeight });
+type TenantBody = { name?: string; slug?: string; monthlyLlmCallQuota?: number | null; monthlyTokenQuota?: number | null; monthlyBudget?: bigint | null; queueWeight?: number };
 const tenantData = (b: TenantBody) => ({
   name: b.name,
   slug: b.slug,
   monthlyLlmCallQuota: toDb(b.monthlyLlmCallQuota),
   monthlyTokenQuota: toDb(b.monthlyTokenQuota),
   queueWeight: b.queueWeight,
+  monthlyBudgetMicros: b.monthlyBudget,
 });
 
 /** Tenants are the platform's business: only platform admins list and manage them. */

@@ -19,6 +19,10 @@ export interface TurnDto {
   toolsMs: number;
   commitMs: number;
   totalMs: number;
+  /** The turn's cost in micro-units (docs/cost.md), a decimal string: JSON has no bigint. */
+  costMicros: string;
+  /** Calls of a model with no price (counted at 0). */
+  unpricedCalls: number;
   createdAt: Date;
 }
 
@@ -40,6 +44,8 @@ export const turnSelect = {
   toolsMs: true,
   commitMs: true,
   totalMs: true,
+  costMicros: true,
+  unpricedCalls: true,
   createdAt: true,
 } as const satisfies Partial<Record<keyof Turn, true>>;
 
@@ -56,6 +62,12 @@ export interface TurnDetailDto extends TurnDto {
 
 export const turnDetailSelect = { ...turnSelect, trace: true, outcomes: true } as const satisfies Partial<Record<keyof Turn, true>>;
 
-export function toTurnDetail(row: Omit<TurnDetailDto, 'trace' | 'outcomes'> & { trace: unknown; outcomes: unknown }): TurnDetailDto {
-  return { ...row, trace: Array.isArray(row.trace) ? row.trace : [], outcomes: Array.isArray(row.outcomes) ? row.outcomes : [] };
+type TurnRow = Omit<TurnDto, 'costMicros'> & { costMicros: bigint };
+
+export function toTurnDto(row: TurnRow): TurnDto {
+  return { ...row, costMicros: row.costMicros.toString() };
+}
+
+export function toTurnDetail(row: TurnRow & { trace: unknown; outcomes: unknown }): TurnDetailDto {
+  return { ...toTurnDto(row), trace: Array.isArray(row.trace) ? row.trace : [], outcomes: Array.isArray(row.outcomes) ? row.outcomes : [] };
 }

@@ -10,7 +10,7 @@ import { ALL_ROLES, Roles } from '../auth/roles.decorator';
 import { isUuid } from '../list-query/filters';
 import { contentRange, parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
-import { toTurnDetail, turnDetailSelect, turnSelect, type TurnDetailDto, type TurnDto } from './turn.dto';
+import { toTurnDetail, toTurnDto, turnDetailSelect, turnSelect, type TurnDetailDto, type TurnDto } from './turn.dto';
 import { turnsListSpec } from './turns.list-spec';
 
 @ApiTags('console admin')
@@ -34,7 +34,7 @@ export class TurnsController {
       this.prisma.turn.count({ where: scoped }),
     ]);
     reply.header('Content-Range', contentRange('turns', skip, rows.length, total));
-    return rows;
+    return rows.map(toTurnDto);
   }
 
   @Get(':id')

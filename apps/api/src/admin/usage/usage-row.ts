@@ -17,11 +17,19 @@ export interface UsageDto {
   avgCommitMs: number | null;
   /** Turns per outcome code (a turn with two codes counts under both). */
   outcomes: Record<string, number>;
+  /** What the turns cost, in micro-units of USD, a decimal string (docs/cost.md). */
+  costMicros: string;
+  /** Calls of models with no price (counted at 0). */
+  unpricedCalls: number;
+  /** Runs that completed: resolved conversations. */
+  completedRuns: number;
+  /** costMicros / completedRuns, rounded half up; null without a completed run. */
+  costPerResolvedMicros: string | null;
 }
 
 export type UsageSums = Pick<
   UsageDaily,
-  'turns' | 'deferredTurns' | 'failedTurns' | 'llmCalls' | 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'queueWaitMs' | 'modelMs' | 'toolsMs' | 'commitMs' | 'totalMs' | 'latencyBuckets'
+  'turns' | 'deferredTurns' | 'failedTurns' | 'llmCalls' | 'inputTokens' | 'outputTokens' | 'cachedInputTokens' | 'queueWaitMs' | 'modelMs' | 'toolsMs' | 'commitMs' | 'totalMs' | 'latencyBuckets' | 'costMicros' | 'unpricedCalls' | 'completedRuns'
 >;
 
 export function emptySums(): UsageSums {
@@ -39,6 +47,9 @@ export function emptySums(): UsageSums {
     commitMs: 0n,
     totalMs: 0n,
     latencyBuckets: new Array<number>(LATENCY_BUCKET_COUNT).fill(0),
+    costMicros: 0n,
+    unpricedCalls: 0n,
+    completedRuns: 0n,
   };
 }
 
@@ -57,6 +68,9 @@ export function addSums(a: UsageSums, b: UsageSums): UsageSums {
     commitMs: a.commitMs + b.commitMs,
     totalMs: a.totalMs + b.totalMs,
     latencyBuckets: addBuckets(a.latencyBuckets, b.latencyBuckets),
+    costMicros: a.costMicros + b.costMicros,
+    unpricedCalls: a.unpricedCalls + b.unpricedCalls,
+    completedRuns: a.completedRuns + b.completedRuns,
   };
 }
 
@@ -81,5 +95,9 @@ export function toUsageDto(s: UsageSums, outcomes: Record<string, number>): Usag
     avgToolsMs: avg(s.toolsMs),
     avgCommitMs: avg(s.commitMs),
     outcomes,
+    costMicros: s.costMicros.toString(),
+    unpricedCalls: Number(s.unpricedCalls),
+    completedRuns: Number(s.completedRuns),
+    costPerResolvedMicros: s.completedRuns === 0n ? null : ((s.costMicros * 2n + s.completedRuns) / (2n * s.completedRuns)).toString(),
   };
 }

@@ -34,7 +34,7 @@ function dayBound(bound: 'gte' | 'lte') {
 
 const usageListSpec: ListSpec<Prisma.UsageDailyWhereInput> = {
   resource: 'usage',
-  sortFields: ['day', 'turns', 'llmCalls', 'inputTokens', 'outputTokens', 'failedTurns', 'id'],
+  sortFields: ['day', 'turns', 'llmCalls', 'inputTokens', 'outputTokens', 'failedTurns', 'costMicros', 'id'],
   defaultSort: ['day', 'desc'],
   tieBreaker: 'id',
   filters: {
@@ -59,6 +59,9 @@ const SUMMED = {
   toolsMs: true,
   commitMs: true,
   totalMs: true,
+  costMicros: true,
+  unpricedCalls: true,
+  completedRuns: true,
 } as const;
 
 type Summed = { [K in keyof typeof SUMMED]: UsageSums[K] | null };
@@ -78,6 +81,9 @@ function sumsOf(s: Summed, latencyBuckets: number[]): UsageSums {
     commitMs: s.commitMs ?? 0n,
     totalMs: s.totalMs ?? 0n,
     latencyBuckets,
+    costMicros: s.costMicros ?? 0n,
+    unpricedCalls: s.unpricedCalls ?? 0n,
+    completedRuns: s.completedRuns ?? 0n,
   };
 }
 
@@ -202,7 +208,7 @@ export class UsageController {
     @Query(new ZodValidationPipe(z.strictObject({ tenantId: z.string().optional() }), 'query')) query: { tenantId?: string },
   ): Promise<QuotaState> {
     const tenantId = targetTenant(user, query.tenantId);
-    const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { monthlyLlmCallQuota: true, monthlyTokenQuota: true } });
+    const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { monthlyLlmCallQuota: true, monthlyTokenQuota: true, monthlyBudgetMicros: true } });
     if (!tenant) throw new ResourceNotFoundError('tenant', tenantId);
     return quotaState(await monthToDateUsage(this.prisma, tenantId), tenant);
   }

@@ -1,0 +1,3 @@
+export * from './call-cost';
+export * from './price-at';
+export * from './model-prices';

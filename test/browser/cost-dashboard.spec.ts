@@ -1,0 +1,56 @@
+import { conciergeAgentConfig } from '@switchboard/agent-config';
+import { recordTurnUsage } from '@switchboard/db';
+import { createTenant, createUser } from '../integration/admin/support/admin-fixtures';
+import { openConsole } from './support/console-page';
+import { useConsoleSuite } from './support/console-suite';
+
+// The dashboard's cost in money (issue 25, docs/cost.md) in headless Chromium: cost by agent
+// and by flow step from the roll-up, exact amounts, the 80% budget notice, and each step's
+// share of the agent's cost in the flow editor.
+jest.setTimeout(300_000);
+
+const suite = useConsoleSuite();
+
+it("shows cost by agent and by step, the budget notice at 80%, and a step's share in the flow editor", async () => {
+  const { db, browser } = suite;
+  const t = await createTenant(db);
+  await db.agent.update({ where: { id: t.agent.id }, data: { name: 'Concierge', config: JSON.parse(JSON.stringify(conciergeAgentConfig)) } });
+  const today = new Date(`${new Date().toISOString().slice(0, 10)}T00:00:00Z`);
+  const line = { tenantId: t.tenant.id, agentId: t.agent.id, channelId: t.channel.id, day: today, provider: 'openai', model: 'gpt-4.1-mini' };
+  await db.usageCostDaily.createMany({
+    data: [
+      { ...line, part: 'step', flowId: 'hospedagem', stepId: 'oferta', llmCalls: 4n, costMicros: 4_000_000n },
+      { ...line, part: 'understand', llmCalls: 6n, costMicros: 4_500_000n },
+    ],
+  });
+  await recordTurnUsage(db, {
+    tenantId: t.tenant.id, agentId: t.agent.id, at: new Date(), llmCalls: 10, inputTokens: 1, outputTokens: 1, cachedInputTokens: 0,
+    queueWaitMs: 1, modelMs: 1, toolsMs: 0, commitMs: 1, totalMs: 3, outcomeCodes: [], deferred: false, failed: false,
+  });
+  await db.usageDaily.updateMany({ where: { tenantId: t.tenant.id }, data: { costMicros: 8_500_000n, completedRuns: 2n } });
+  await db.tenant.update({ where: { id: t.tenant.id }, data: { monthlyBudgetMicros: 10_000_000n } });
+  const owner = await createUser(db, 'owner', t.tenant.id);
+
+  const { page, close } = await openConsole(browser, owner.email, { failureName: 'cost-dashboard' });
+  let failed: unknown;
+  try {
+    await page.getByTestId('cost-by-agent').getByText('Concierge').waitFor();
+    await page.getByTestId('cost-total').getByText('$8.500000 in range').waitFor();
+    await page.getByTestId('cost-per-resolved').getByText('$4.250000 per resolved conversation').waitFor();
+    const steps = page.getByTestId('cost-by-step').getByTestId('cost-row');
+    expect(await steps.allInnerTexts()).toEqual(['(understand)\t6\t$4.500000\t52.9%', 'hospedagem › oferta\t4\t$4.000000\t47.1%']);
+    expect(await page.getByTestId('cost-by-agent').getByTestId('cost-row').allInnerTexts()).toEqual(['Concierge\t10\t$8.500000\t100.0%']);
+    await page.getByTestId('budget-notice').getByText('80% of the monthly budget is spent ($8.500000 of $10.000000)').waitFor();
+
+    // The flow editor shows the oferta step's share of the agent's cost, and no share for steps that cost nothing.
+    await page.goto(page.url().replace(/#.*$/, `#/agents/${t.agent.id}`));
+    await page.getByRole('tab', { name: 'Flows' }).click();
+    await page.getByTestId('step-cost-share').getByText("47.1% of the agent's cost").waitFor();
+    expect(await page.getByTestId('step-cost-share').count()).toBe(1);
+  } catch (err) {
+    failed = err;
+    throw err;
+  } finally {
+    await close(failed);
+  }
+});
