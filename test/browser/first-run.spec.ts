@@ -142,7 +142,7 @@ describe('the live dashboard', () => {
       expect(Date.now() - committed).toBeLessThan(10_000);
       await page.screenshot({ path: join(SCREENSHOTS, 'dashboard-live.png'), fullPage: true });
 
-      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export usage CSV' }).click()]);
       const csv = readFileSync((await download.path()) ?? '', 'utf8').trim().split('\r\n');
       expect(csv[0]).toBe('day,agentId,agent,turns,deferredTurns,failedTurns,llmCalls,inputTokens,outputTokens,avgLatencyMs');
       expect(csv).toHaveLength(2);
@@ -187,6 +187,8 @@ describe('platform admin', () => {
       // Every tenant's agents, each with its tenant.
       await openList(page, 'Agents');
       await page.getByRole('columnheader', { name: 'Tenant' }).waitFor();
+      // The shared test database holds many tenants' agents: find this one by name, not by page.
+      await page.getByPlaceholder('Name').fill(agentName);
       const agentRow = page.getByRole('row').filter({ hasText: agentName });
       await agentRow.getByText(t.tenant.name).waitFor();
 

@@ -14,7 +14,7 @@ import { CommitTurn } from '../../../apps/worker/src/turns/commit-turn';
 import { DrainSession } from '../../../apps/worker/src/turns/drain-session';
 import { LoadTurnState } from '../../../apps/worker/src/turns/load-turn-state';
 import { RunTurn } from '../../../apps/worker/src/turns/run-turn';
-import { SessionLeaseLostError } from '../../../apps/worker/src/turns/turn-errors';
+import { SessionLeaseLostError, UnderstandDeferredError } from '../../../apps/worker/src/turns/turn-errors';
 import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
 import { WakeScheduler } from '../../../apps/worker/src/wakes/wake-scheduler';
 import { FakeAgent, loadedAgent } from './support/fake-agent';
@@ -327,7 +327,15 @@ describe('worker turn pipeline', () => {
     const rows = await createSessionRows(prisma);
     const [m1] = await queueInbound(prisma, rows, ['oi']);
 
-    await expect(drain(rows, m1)).rejects.toThrow(ProviderError);
+    // The processor records the deferral once (a Turn row and the holding message, issue #17);
+    // the drain itself commits nothing and hands it the provider's error.
+    const deferred = await drain(rows, m1).then(
+      () => undefined,
+      (err: unknown) => err,
+    );
+    expect(deferred).toBeInstanceOf(UnderstandDeferredError);
+    expect((deferred as UnderstandDeferredError).cause).toBeInstanceOf(ProviderError);
+    expect((deferred as UnderstandDeferredError).messageIds).toEqual([m1]);
 
     expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.status])).toEqual([['inbound', 'queued']]);
     expect(await prisma.turn.count({ where: { sessionId: rows.sessionId } })).toBe(0);

@@ -101,7 +101,7 @@ export function CostPanel({ filter, costMicros, costPerResolvedMicros }: { filte
           {costPerResolvedMicros ? `${formatMicros(costPerResolvedMicros)} per resolved conversation` : 'no resolved conversation in range'}
         </Typography>
         <Button size="small" variant="outlined" onClick={() => void downloadCostCsv(filter)} data-testid="cost-csv">
-          Export CSV
+          Export cost CSV
         </Button>
       </Box>
       {breakdowns.error ? <Alert severity="error">Could not load cost: {breakdowns.error.message}</Alert> : null}

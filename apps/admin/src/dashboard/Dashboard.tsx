@@ -116,7 +116,7 @@ export function Dashboard() {
           ))}
         </TextField>
         <Button size="small" startIcon={<DownloadIcon />} disabled={!usage.data?.length} onClick={() => usage.data && downloadText(`usage-${filter.from}-${filter.to}.csv`, usageCsv(usage.data, agentName))}>
-          Export CSV
+          Export usage CSV
         </Button>
       </Box>
       {summary.error ? <Alert severity="error">Could not load usage: {summary.error.message}</Alert> : null}
