@@ -16,6 +16,7 @@ const moduleNameMapper = {
   '^@switchboard/agent-config$': '<rootDir>/libs/agent-config/src/index.ts',
   '^@switchboard/webhooks$': '<rootDir>/libs/webhooks/src/index.ts',
   '^@switchboard/outbound$': '<rootDir>/libs/outbound/src/index.ts',
+  '^@switchboard/client$': '<rootDir>/libs/client/src/index.ts',
 };
 const common = {
   rootDir: __dirname,

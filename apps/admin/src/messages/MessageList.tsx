@@ -1,4 +1,4 @@
-import { Datagrid, DateField, List, NumberField, ReferenceField, ReferenceInput, AutocompleteInput, SearchInput, SelectInput, TextField } from 'react-admin';
+import { Datagrid, DateField, List, ReferenceField, ReferenceInput, AutocompleteInput, SearchInput, SelectInput, TextField } from 'react-admin';
 
 const filters = [
   <SearchInput key="q" source="q" placeholder="Text" alwaysOn />,
@@ -24,7 +24,7 @@ export function MessageList() {
   return (
     <List filters={filters} sort={{ field: 'seq', order: 'DESC' }} perPage={25}>
       <Datagrid rowClick={false} bulkActionButtons={false}>
-        <NumberField source="seq" label="#" />
+        <TextField source="seq" label="#" />
         <ReferenceField source="sessionId" reference="sessions" label="Session" link="show">
           <TextField source="externalKey" />
         </ReferenceField>

@@ -3,7 +3,7 @@ import { useListContext } from 'react-admin';
 
 interface MessageRecord {
   id: string;
-  seq: number;
+  seq: string;
   direction: 'inbound' | 'outbound';
   status: string;
   text: string;
