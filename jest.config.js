@@ -45,6 +45,8 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/db/**/*.spec.ts', '<rootDir>/test/browser/**/*.spec.ts', '<rootDir>/test/security/**/*.spec.ts', '<rootDir>/test/chaos/**/*.spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      // Every answer of the API is checked against its OpenAPI document (docs/api-contract.md).
+      setupFilesAfterEnv: ['<rootDir>/test/support/answer-validation.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],

@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags, type ApiBodyOptions } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags, type ApiBodyOptions } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ApiKeyGuard } from '../channel-auth/api-key.guard';
 import { ChannelAuth, type ChannelAuthContext } from '../channel-auth/channel-auth.context';
@@ -28,6 +28,8 @@ export class EventsController {
   constructor(private readonly postEvent: PostEvent) {}
 
   @Post('events')
+  @ApiResponse({ status: 409, description: '`idempotency-key-reused`: this key was used for a different event or session.' })
+  @ApiResponse({ status: 422, description: '`invalid-event-data` (details per field), `agent-unavailable`: nothing stored.' })
   @UseGuards(IngestRateLimitGuard)
   @HttpCode(202)
   @ApiOperation({ summary: 'Report an event for a session: flows waiting on it go on, flows it triggers start' })

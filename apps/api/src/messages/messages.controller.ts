@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiTags, type ApiBodyOptions } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, type ApiBodyOptions, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiKeyGuard } from '../channel-auth/api-key.guard';
@@ -35,6 +35,7 @@ export class MessagesController {
   ) {}
 
   @Post('messages')
+  @ApiResponse({ status: 409, description: '`idempotency-key-reused`: this message `id` was used before with another session or text; nothing stored.' })
   @UseGuards(IngestRateLimitGuard, IngestQuotaGuard)
   @HttpCode(202)
   @ApiOperation({ summary: 'Accept a customer message; optionally wait up to 30 s for the reply' })

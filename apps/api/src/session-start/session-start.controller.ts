@@ -1,5 +1,5 @@
 import { Body, Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags, type ApiBodyOptions } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, ApiOperation, ApiResponse, ApiTags, type ApiBodyOptions } from '@nestjs/swagger';
 import { z } from 'zod';
 import { ApiKeyGuard } from '../channel-auth/api-key.guard';
 import { ChannelAuth, type ChannelAuthContext } from '../channel-auth/channel-auth.context';
@@ -17,6 +17,8 @@ export class SessionStartController {
   constructor(private readonly startFlow: StartFlow) {}
 
   @Post('sessions/:sessionId/start')
+  @ApiResponse({ status: 409, description: '`idempotency-key-reused`: this key was used for a different flow start.' })
+  @ApiResponse({ status: 422, description: "`unknown-flow` (the agent's flows are listed), `agent-unavailable`: nothing stored." })
   @UseGuards(IngestRateLimitGuard)
   @HttpCode(202)
   @ApiOperation({ summary: "Start one of the agent's flows in a session (idempotent by key)" })
