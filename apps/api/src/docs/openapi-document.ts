@@ -292,6 +292,9 @@ function successResponse(route: RouteContract, code: number, nest: Record<string
   if (route.produces.includes('text/event-stream')) {
     return { description, content: { 'text/event-stream': { schema: { type: 'string', description: 'Server-Sent Events (event, id, data lines), as described above.' } } } };
   }
+  if (route.produces.length && !route.produces.includes('application/json')) {
+    return { description, content: Object.fromEntries(route.produces.map((media) => [media, { schema: { type: 'string' } }])) };
+  }
   const declared = content['application/json'] ?? Object.values(content)[0];
   const schema = declared?.schema ?? defaultSuccessSchema(route);
   const response: Record<string, unknown> = { description, content: { 'application/json': { ...declared, schema } } };

@@ -102,6 +102,7 @@ export class CredentialsController {
   }
 
   @Post()
+  @ApiResponse({ status: 409, description: '`already-exists`: the tenant has a credential with this name.' })
   @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Store a provider key (encrypted; write-only)' })
@@ -131,6 +132,7 @@ export class CredentialsController {
   }
 
   @Put(':id')
+  @ApiResponse({ status: 409, description: '`already-exists`: the tenant has a credential with this name.' })
   @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Rename, change baseURL, or replace the secret of a credential' })

@@ -62,6 +62,7 @@ export class HttpToolsController {
   }
 
   @Post()
+  @ApiResponse({ status: 409, description: '`already-exists`: the tenant has an HTTP tool with this toolId.' })
   @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create an HTTP tool (parameters must be a JSON Schema object)' })
