@@ -261,8 +261,8 @@ function responses(route: RouteContract, nest: Record<string, Record<string, unk
     if (answer.schema) {
       const schema = zod.convert(answer.schema, `${name}${answer.status}`, 'output');
       response.content = { 'application/json': { schema, ...(answer.example !== undefined && { example: answer.example }) } };
+      if (isList(route) && schema.type === 'array') response.headers = CONTENT_RANGE;
     }
-    if (isList(route)) response.headers = CONTENT_RANGE;
     out[String(answer.status)] = response;
   }
   for (const [status, response] of Object.entries(nest)) {

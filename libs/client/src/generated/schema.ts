@@ -3060,6 +3060,15 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description `unknown-channel`: channelId names no channel of this tenant. */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3878,6 +3887,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `not-found`: agentId names no agent of this tenant. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4181,6 +4199,15 @@ export interface operations {
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            /** @description `invalid-tool-arguments`: the arguments do not match the tool's parameters (details per field). */
+            422: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             500: components["responses"]["InternalError"];
             /** @description `http-tool-test-failed`: the worker could not run the test call. */
             502: {
@@ -5146,17 +5173,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description Totals over `days` days with usage. */
             200: {
                 headers: {
-                    /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
-                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        id: string;
-                    }[];
+                        avgCommitMs: number | null;
+                        avgModelMs: number | null;
+                        avgQueueWaitMs: number | null;
+                        avgToolsMs: number | null;
+                        cachedInputTokens: number;
+                        /** @description Days with usage in the filter */
+                        days: number;
+                        deferredTurns: number;
+                        failedTurns: number;
+                        inputTokens: number;
+                        latencyMs: {
+                            avg: number | null;
+                            p50: number | null;
+                            p95: number | null;
+                            p99: number | null;
+                        };
+                        llmCalls: number;
+                        outcomes: {
+                            [key: string]: number;
+                        };
+                        outputTokens: number;
+                        turns: number;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

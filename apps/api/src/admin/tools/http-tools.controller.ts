@@ -79,6 +79,7 @@ export class HttpToolsController {
   }
 
   @Post(':id/test')
+  @ApiResponse({ status: 422, description: "`invalid-tool-arguments`: the arguments do not match the tool's parameters (details per field)." })
   @ApiResponse({ status: 502, description: '`http-tool-test-failed`: the worker could not run the test call.' })
   @ApiResponse({ status: 504, description: '`http-tool-test-timeout`: no worker answered in time.' })
   @HttpCode(200)

@@ -16,7 +16,8 @@ import { listReply } from '../common/list-reply';
 import { uuidFilter } from '../list-query/filters';
 import { FilterValueError, parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
-import { addSums, emptySums, toUsageDto, type UsageDto, type UsageSums } from './usage-row';
+import { addSums, emptySums, toUsageDto, usageTotals, type UsageDto, type UsageSums } from './usage-row';
+import { Answers } from '../../docs/answer.decorator';
 
 /** A calendar day (YYYY-MM-DD, UTC) bound on the roll-up's `day`. */
 function dayBound(bound: 'gte' | 'lte') {
@@ -107,6 +108,8 @@ export interface UsageDayDto extends UsageDto {
  * UsageOutcomeDaily) that the worker maintains in each turn's commit transaction: the cost of
  * an answer depends on days × agents, never on the number of turns.
  */
+const usageSummary = usageTotals.extend({ days: z.number().int().min(0).describe('Days with usage in the filter') });
+
 @ApiTags('console admin')
 @Controller('v1/admin/usage')
 @UseGuards(AdminAuthGuard)
@@ -160,7 +163,8 @@ export class UsageController {
   @Get('summary')
   @Roles(...READERS)
   @ApiOperation({ summary: 'Totals over the filtered days and agents (same filter as the list): turns, llmCalls, tokens, latency percentiles, outcomes' })
-  async summary(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<UsageDto & { days: number }> {
+  @Answers({ status: 200, description: 'Totals over `days` days with usage.', schema: usageSummary })
+  async summary(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<z.infer<typeof usageSummary>> {
     const { where } = parseListQuery(query, usageListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const rows = await this.prisma.usageDaily.findMany({ where: scoped });
