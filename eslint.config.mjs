@@ -21,6 +21,7 @@ export default defineConfig(
       '**/dist/**',
       'coverage/**',
       'libs/db/src/generated/**',
+      'libs/client/src/generated/**',
       'apps/admin/dist/**',
       '.tmp/**',
       'test-results/**',

@@ -16,6 +16,7 @@ const moduleNameMapper = {
   '^@switchboard/agent-config$': '<rootDir>/libs/agent-config/src/index.ts',
   '^@switchboard/webhooks$': '<rootDir>/libs/webhooks/src/index.ts',
   '^@switchboard/outbound$': '<rootDir>/libs/outbound/src/index.ts',
+  '^@switchboard/client$': '<rootDir>/libs/client/src/index.ts',
 };
 const common = {
   rootDir: __dirname,
@@ -44,6 +45,8 @@ module.exports = {
       displayName: 'integration',
       testMatch: ['<rootDir>/test/integration/**/*.spec.ts', '<rootDir>/test/db/**/*.spec.ts', '<rootDir>/test/browser/**/*.spec.ts', '<rootDir>/test/security/**/*.spec.ts', '<rootDir>/test/chaos/**/*.spec.ts'],
       globalSetup: '<rootDir>/test/support/global-setup.ts',
+      // Every answer of the API is checked against its OpenAPI document (docs/api-contract.md).
+      setupFilesAfterEnv: ['<rootDir>/test/support/answer-validation.ts'],
       globalTeardown: '<rootDir>/test/support/global-teardown.ts',
     },
   ],

@@ -26,8 +26,8 @@ function expectSound(report: ChaosReport, accepted: number): void {
   expect(report.refusedWithoutRetryAfter).toBe(0);
   expect(report.serverErrors).toBe(0);
   expect(report.apiRestarted).toBe(false);
-  // Every session the last killed worker held was answered again (the time is in the report;
-  // its ≤ 10 s target is judged on `npm run chaos`'s full run, issue #24).
+  // Every session a killed worker held was answered again (the time is in the report; its
+  // ≤ 10 s target is judged on `npm run chaos`'s full run, issue #24).
   if (report.recoveryMs !== null) expect(Number.isFinite(report.recoveryMs)).toBe(true);
 }
 

@@ -49,6 +49,8 @@ export async function startApi(env: NodeJS.ProcessEnv, name: string, probe: 'rea
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntil(child, `${baseUrl}/health/${probe}`, logFile);
+  // Its answers are checked against its OpenAPI document too (answer-validation.ts).
+  ((globalThis as { __SB_API_ORIGINS__?: Set<string> }).__SB_API_ORIGINS__ ??= new Set()).add(new URL(baseUrl).origin);
   return { child, baseUrl, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, logFile };
 }
 

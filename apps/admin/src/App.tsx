@@ -47,6 +47,7 @@ import { ToolList } from './tools/ToolList';
 import { ToolShow } from './tools/ToolShow';
 import { TurnList } from './turns/TurnList';
 import { UserCreate, UserEdit, UserList } from './users/UserViews';
+import { resource } from './api/switchboard-client';
 
 export function App() {
   return (
@@ -65,17 +66,17 @@ export function App() {
         const writer = canWrite(role);
         const editable = <T,>(view: T) => (writer ? view : undefined);
         return [
-          <Resource key="agents" name="agents" list={AgentList} show={AgentShow} edit={editable(AgentEdit)} create={editable(AgentCreate)} icon={SmartToyIcon} recordRepresentation="name" />,
-          <Resource key="agent-health" name="agent-health" />,
-          <Resource key="sessions" name="sessions" list={SessionList} show={SessionShow} icon={ForumIcon} recordRepresentation="externalKey" />,
-          <Resource key="messages" name="messages" list={MessageList} icon={ChatIcon} />,
-          <Resource key="turns" name="turns" list={TurnList} icon={BoltIcon} />,
-          <Resource key="channels" name="channels" list={ChannelList} show={ChannelShow} edit={editable(ChannelEdit)} create={editable(ChannelCreate)} icon={CableIcon} recordRepresentation="name" />,
-          <Resource key="tools" name="tools" list={ToolList} show={ToolShow} icon={BuildIcon} recordRepresentation="toolId" />,
-          <Resource key="http-tools" name="http-tools" edit={editable(HttpToolEdit)} create={editable(HttpToolCreate)} recordRepresentation="toolId" />,
+          <Resource key="agents" name={resource('agents')} list={AgentList} show={AgentShow} edit={editable(AgentEdit)} create={editable(AgentCreate)} icon={SmartToyIcon} recordRepresentation="name" />,
+          <Resource key="agent-health" name={resource('agent-health')} />,
+          <Resource key="sessions" name={resource('sessions')} list={SessionList} show={SessionShow} icon={ForumIcon} recordRepresentation="externalKey" />,
+          <Resource key="messages" name={resource('messages')} list={MessageList} icon={ChatIcon} />,
+          <Resource key="turns" name={resource('turns')} list={TurnList} icon={BoltIcon} />,
+          <Resource key="channels" name={resource('channels')} list={ChannelList} show={ChannelShow} edit={editable(ChannelEdit)} create={editable(ChannelCreate)} icon={CableIcon} recordRepresentation="name" />,
+          <Resource key="tools" name={resource('tools')} list={ToolList} show={ToolShow} icon={BuildIcon} recordRepresentation="toolId" />,
+          <Resource key="http-tools" name={resource('http-tools')} edit={editable(HttpToolEdit)} create={editable(HttpToolCreate)} recordRepresentation="toolId" />,
           <Resource
             key="provider-credentials"
-            name="provider-credentials"
+            name={resource('provider-credentials')}
             options={{ label: 'Provider keys' }}
             list={CredentialList}
             edit={editable(CredentialEdit)}
@@ -83,12 +84,12 @@ export function App() {
             icon={KeyIcon}
             recordRepresentation="name"
           />,
-          <Resource key="users" name="users" list={UserList} edit={editable(UserEdit)} create={editable(UserCreate)} icon={PeopleIcon} recordRepresentation="email" />,
-          role !== 'viewer' ? <Resource key="audit-log" name="audit-log" options={{ label: 'Audit log' }} list={AuditList} icon={HistoryIcon} /> : null,
-          canOperate(role) ? <Resource key="deliveries" name="deliveries" list={DeliveryList} show={DeliveryShow} icon={OutboxIcon} /> : null,
+          <Resource key="users" name={resource('users')} list={UserList} edit={editable(UserEdit)} create={editable(UserCreate)} icon={PeopleIcon} recordRepresentation="email" />,
+          role !== 'viewer' ? <Resource key="audit-log" name={resource('audit-log')} options={{ label: 'Audit log' }} list={AuditList} icon={HistoryIcon} /> : null,
+          canOperate(role) ? <Resource key="deliveries" name={resource('deliveries')} list={DeliveryList} show={DeliveryShow} icon={OutboxIcon} /> : null,
           <Resource
             key="model-prices"
-            name="model-prices"
+            name={resource('model-prices')}
             options={{ label: 'Model prices' }}
             list={ModelPriceList}
             edit={role === 'platform_admin' ? ModelPriceEdit : undefined}
@@ -97,13 +98,13 @@ export function App() {
           />,
           <Resource
             key="tenant-model-prices"
-            name="tenant-model-prices"
+            name={resource('tenant-model-prices')}
             options={{ label: 'Negotiated prices' }}
             list={TenantModelPriceList}
             edit={role === 'platform_admin' ? TenantModelPriceEdit : undefined}
             create={role === 'platform_admin' ? TenantModelPriceCreate : undefined}
           />,
-          role === 'platform_admin' ? <Resource key="tenants" name="tenants" list={TenantList} create={TenantCreate} edit={TenantEdit} icon={BusinessIcon} recordRepresentation="name" /> : null,
+          role === 'platform_admin' ? <Resource key="tenants" name={resource('tenants')} list={TenantList} create={TenantCreate} edit={TenantEdit} icon={BusinessIcon} recordRepresentation="name" /> : null,
           <CustomRoutes key="custom">
             <Route path="/playground" element={<Playground />} />
             {inboxRoutes()}

@@ -11,7 +11,7 @@ beforeAll(() => {
 });
 afterAll(() => db.$disconnect());
 
-type Row = { id: string; seq: number; sessionId: string; direction: string; text: string };
+type Row = { id: string; seq: string; sessionId: string; direction: string; text: string };
 
 describe('GET /v1/admin/messages', () => {
   it("answers a session's messages in arrival order, with the count", async () => {
@@ -29,8 +29,8 @@ describe('GET /v1/admin/messages', () => {
       ['outbound', 'Olá! Como posso ajudar?'],
       ['inbound', 'Quero um quarto'],
     ]);
-    expect(rows.every((m) => m.sessionId === session.id && typeof m.seq === 'number')).toBe(true);
-    expect(rows[0].seq).toBeLessThan(rows[1].seq);
+    expect(rows.every((m) => m.sessionId === session.id && /^\d+$/.test(m.seq))).toBe(true);
+    expect(BigInt(rows[0].seq)).toBeLessThan(BigInt(rows[1].seq));
     expect(res.headers.get('content-range')).toBe('messages 0-2/3');
   });
 

@@ -1,5 +1,7 @@
 import type { AuthProvider } from 'react-admin';
-import { API_URL, httpClient, refreshSession } from './http-client';
+import { messageOf } from './api-fetch';
+import { API_URL, refreshSession } from './http-client';
+import { api } from './switchboard-client';
 import { clearSession, readToken, readUser, saveSession, type ConsoleUser } from './session-store';
 
 interface LoginAnswer {
@@ -10,11 +12,9 @@ interface LoginAnswer {
 export const authProvider: AuthProvider = {
   // The answer also sets the HttpOnly refresh cookie, which keeps the session past the access token.
   async login({ email, password }: { email: string; password: string }) {
-    const { json } = await httpClient(`${API_URL}/auth/login`, {
-      method: 'POST',
-      body: JSON.stringify({ email, password }),
-    });
-    const answer = json as LoginAnswer;
+    const { data, error } = await api.POST('/v1/admin/auth/login', { body: { email, password } });
+    if (error || !data) throw new Error(messageOf({ body: error }));
+    const answer = data as LoginAnswer;
     saveSession(answer.accessToken, answer.user);
   },
 

@@ -2,17 +2,14 @@ import simpleRestProvider from 'ra-data-simple-rest';
 import type { CreateParams, DataProvider, RaRecord, UpdateParams } from 'react-admin';
 import type { AgentRecord } from '../agents/agent-config';
 import { configFromDraft, draftFromConfig, type AgentDraft } from '../agents/agent-form-model';
+import type { paths } from '@switchboard/client';
+import { messageOf } from './api-fetch';
 import { API_URL } from './http-client';
+import { api } from './switchboard-client';
 import { scopedHttpClient } from './tenant-pick';
 
-export interface AdminStats {
-  sessions: number;
-  activeSessions: number;
-  messages: number;
-  queuedMessages: number;
-  turns: number;
-  llmCalls: number;
-}
+/** The dashboard's numbers, as GET /v1/admin/stats declares them. */
+export type AdminStats = paths['/v1/admin/stats']['get']['responses'][200]['content']['application/json'];
 
 const restProvider = simpleRestProvider(API_URL, scopedHttpClient);
 
@@ -50,8 +47,9 @@ export const dataProvider = {
     return { data: withDraft(result.data) };
   },
   async getStats(): Promise<AdminStats> {
-    const { json } = await scopedHttpClient(`${API_URL}/stats`);
-    return json as AdminStats;
+    const { data, error } = await api.GET('/v1/admin/stats');
+    if (error || !data) throw new Error(messageOf({ body: error }));
+    return data;
   },
 } as DataProvider & { getStats(): Promise<AdminStats> };
 

@@ -1,5 +1,5 @@
 import { tenantColumn, useAllTenants } from '../components/TenantColumn';
-import { Datagrid, DateField, List, NumberField, ReferenceField, ReferenceInput, AutocompleteInput, SearchInput, SelectInput, TextField } from 'react-admin';
+import { Datagrid, DateField, List, ReferenceField, ReferenceInput, AutocompleteInput, SearchInput, SelectInput, TextField } from 'react-admin';
 
 const filters = [
   <SearchInput key="q" source="q" placeholder="Text" alwaysOn />,
@@ -27,7 +27,7 @@ export function MessageList() {
     <List filters={filters} sort={{ field: 'seq', order: 'DESC' }} perPage={25}>
       <Datagrid rowClick={false} bulkActionButtons={false}>
         {tenantColumn(allTenants)}
-        <NumberField source="seq" label="#" />
+        <TextField source="seq" label="#" />
         <ReferenceField source="sessionId" reference="sessions" label="Session" link="show">
           <TextField source="externalKey" />
         </ReferenceField>

@@ -1,5 +1,5 @@
 import { Controller, Get, HttpCode, Param, Post, Query, Req, Res } from '@nestjs/common';
-import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { isAdapterKind, type AdapterKind } from '@switchboard/webhooks';
 import type { InboundHandler } from './inbound-handler';
 import type { FastifyReply } from 'fastify';
@@ -31,6 +31,7 @@ export class ChannelInboundController {
 
   @Get('whatsapp/:channelId')
   @ApiOperation({ summary: "WhatsApp's subscription handshake: echoes hub.challenge when hub.verify_token is the channel's" })
+  @ApiProduces('text/plain')
   @ApiResponse({ status: 200, description: 'the hub.challenge, as text/plain' })
   @ApiResponse({ status: 401, description: 'invalid-signature: wrong or missing verify token' })
   async whatsAppHandshake(@Param('channelId') channelId: string, @Query() query: Record<string, unknown>, @Res() reply: FastifyReply): Promise<void> {

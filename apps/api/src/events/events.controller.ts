@@ -5,8 +5,9 @@ import { ApiKeyGuard } from '../channel-auth/api-key.guard';
 import { ChannelAuth, type ChannelAuthContext } from '../channel-auth/channel-auth.context';
 import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
 import { IngestRateLimitGuard } from '../limits/ingest-rate-limit.guard';
-import { postEventBody, type PostEventBody } from './events.schemas';
-import { PostEvent, type PostEventResult } from './post-event.usecase';
+import { Answers } from '../docs/answer.decorator';
+import { postEventAnswer, postEventBody, type PostEventBody } from './events.schemas';
+import { PostEvent } from './post-event.usecase';
 
 /**
  * zod never copies a `__proto__` key into its output (assigning it would replace the object's
@@ -27,16 +28,23 @@ export class EventsController {
   constructor(private readonly postEvent: PostEvent) {}
 
   @Post('events')
+  @ApiResponse({ status: 409, description: '`idempotency-key-reused`: this key was used for a different event or session.' })
+  @ApiResponse({ status: 422, description: '`invalid-event-data` (details per field), `agent-unavailable`: nothing stored.' })
   @UseGuards(IngestRateLimitGuard)
   @HttpCode(202)
   @ApiOperation({ summary: 'Report an event for a session: flows waiting on it go on, flows it triggers start' })
-  @ApiBody({ schema: z.toJSONSchema(postEventBody) } as ApiBodyOptions)
-  @ApiResponse({ status: 202, description: '{ eventId, sessionId, status: "queued" | "processed" | "ignored", duplicate }' })
+  @ApiBody({ examples: { shipped: { summary: 'An order shipped', value: { session: 'whatsapp:+5511999990000', event: 'order.shipped', key: 'order-1042-shipped', data: { trackingCode: 'BR123456789' } } } } } as ApiBodyOptions)
+  @Answers({
+    status: 202,
+    description: '`queued`: flows will run; `processed`: it ran at once; `ignored`: nothing waits on or starts from it. `duplicate`: the key was reported before.',
+    schema: postEventAnswer,
+    example: { eventId: '3f0c2b9e-8a41-4d2e-b6f5-1c7d9e0a4b22', sessionId: '7d1f3a52-61c2-4a53-9a3e-2f4b8f0d9e10', status: 'queued', duplicate: false },
+  })
   post(
     @ChannelAuth() auth: ChannelAuthContext,
     @Body(new ZodValidationPipe(postEventBody, 'body')) body: PostEventBody,
     @Body('data') rawData: unknown,
-  ): Promise<PostEventResult> {
+  ): Promise<z.infer<typeof postEventAnswer>> {
     return this.postEvent.execute(auth, body, keysTheSchemaDropped(rawData, body.data));
   }
 }

@@ -26,3 +26,11 @@ export const postEventBody = z.strictObject({
     .optional(),
 });
 export type PostEventBody = z.infer<typeof postEventBody>;
+
+/** 202 of POST /v1/events. */
+export const postEventAnswer = z.object({
+  eventId: z.string(),
+  sessionId: z.uuid(),
+  status: z.enum(['queued', 'processed', 'ignored']),
+  duplicate: z.boolean().describe('True when this key was reported before: nothing ran again'),
+});

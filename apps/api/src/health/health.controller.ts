@@ -1,5 +1,5 @@
 import { Controller, Get, ServiceUnavailableException } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { HealthCheck, HealthCheckService, type HealthCheckResult } from '@nestjs/terminus';
 import { ApiError } from '../common/errors';
 import { DependencyIndicators } from './health-indicators';
@@ -20,6 +20,7 @@ export class HealthController {
   /** The process is up and serving HTTP; says nothing about its dependencies. */
   @Get('live')
   @HealthCheck()
+  @ApiOperation({ summary: 'Liveness: the process serves HTTP' })
   live(): Promise<HealthCheckResult> {
     return this.health.check([]);
   }
@@ -27,6 +28,7 @@ export class HealthController {
   /** Ready to take traffic: Postgres answers SELECT 1 and Redis answers PING (Postgres mode: Postgres only). */
   @Get('ready')
   @HealthCheck()
+  @ApiOperation({ summary: 'Readiness: Postgres (and Redis, unless Postgres mode) answer' })
   async ready(): Promise<HealthCheckResult> {
     try {
       const checks = [() => this.deps.postgres(), ...(this.deps.usesRedis ? [() => this.deps.redisPing()] : [])];

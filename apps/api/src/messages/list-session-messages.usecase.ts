@@ -1,24 +1,12 @@
+import type { z } from 'zod';
 import { Injectable } from '@nestjs/common';
 import { isUuid, PrismaService, withTenant } from '@switchboard/db';
 import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import { SessionNotFoundError } from './messages.errors';
-import { MAX_PAGE_SIZE, type SessionMessagesQuery } from './messages.schemas';
+import { MAX_PAGE_SIZE, type sessionMessagesAnswer, type SessionMessagesQuery } from './messages.schemas';
 
-export interface SessionMessagesView {
-  session: { id: string; externalKey: string; status: string; createdAt: string };
-  messages: {
-    id: string;
-    seq: string;
-    direction: 'inbound' | 'outbound';
-    status: string;
-    text: string;
-    externalId: string | null;
-    createdAt: string;
-    answeredAt: string | null;
-  }[];
-  /** Pass as `after` to get the next page; null on the last page. */
-  next: string | null;
-}
+/** The answer, as declared in the OpenAPI document (messages.schemas.ts). */
+export type SessionMessagesView = z.infer<typeof sessionMessagesAnswer>;
 
 /**
  * A session's conversation in arrival order, for the key's tenant only, in pages of at most

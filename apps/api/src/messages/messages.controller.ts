@@ -1,5 +1,5 @@
 import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiQuery, ApiResponse, ApiTags, type ApiBodyOptions } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiBody, type ApiBodyOptions, ApiOperation, ApiQuery, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiKeyGuard } from '../channel-auth/api-key.guard';
@@ -7,17 +7,22 @@ import { ChannelAuth, type ChannelAuthContext } from '../channel-auth/channel-au
 import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
 import { IngestQuotaGuard } from '../limits/ingest-quota.guard';
 import { IngestRateLimitGuard } from '../limits/ingest-rate-limit.guard';
-import { ListSessionMessages, type SessionMessagesView } from './list-session-messages.usecase';
+import { Answers } from '../docs/answer.decorator';
+import { ListSessionMessages } from './list-session-messages.usecase';
 import {
+  messageAcceptedAnswer,
+  messageAnsweredAnswer,
   postMessageBody,
   postMessageQuery,
   sessionMessagesQuery,
+  sessionMessagesAnswer,
   sessionParams,
+  type MessageAnswer,
   type PostMessageBody,
   type PostMessageQuery,
   type SessionMessagesQuery,
 } from './messages.schemas';
-import { PostMessage, type PostMessageResult } from './post-message.usecase';
+import { PostMessage } from './post-message.usecase';
 
 @ApiTags('channel')
 @ApiBearerAuth()
@@ -30,49 +35,41 @@ export class MessagesController {
   ) {}
 
   @Post('messages')
+  @ApiResponse({ status: 409, description: '`idempotency-key-reused`: this message `id` was used before with another session or text; nothing stored.' })
   @UseGuards(IngestRateLimitGuard, IngestQuotaGuard)
   @HttpCode(202)
   @ApiOperation({ summary: 'Accept a customer message; optionally wait up to 30 s for the reply' })
-  @ApiBody({ schema: z.toJSONSchema(postMessageBody) } as ApiBodyOptions)
+  @ApiBody({ examples: { hello: { summary: 'A customer says hello', value: { session: 'whatsapp:+5511999990000', text: 'Hi, is my order on its way?', id: 'wamid.HBgM1' } } } } as ApiBodyOptions)
   @ApiQuery({ name: 'wait', required: false, description: 'Seconds (0..30) to hold the request for the reply' })
-  @ApiResponse({
-    status: 202,
-    description:
-      'Accepted, no answer yet (no `wait`, or it ran out): `status` is `queued`. A retried message id that was settled already says how it ended (`answered`, `failed`).',
-    schema: {
-      type: 'object',
-      required: ['messageId', 'sessionId', 'status'],
-      properties: {
-        messageId: { type: 'string', format: 'uuid' },
-        sessionId: { type: 'string', format: 'uuid' },
-        status: { type: 'string', enum: ['queued', 'answered', 'failed', 'deferred'] },
+  @Answers(
+    {
+      status: 202,
+      description:
+        'Accepted, no answer yet (no `wait`, or it ran out): `status` is `queued`. A retried message id that was settled already says how it ended (`answered`, `failed`).',
+      schema: messageAcceptedAnswer,
+      example: { messageId: '0b5e7c1e-3c55-4c5e-9d0c-4f7f0c7a2a11', sessionId: '7d1f3a52-61c2-4a53-9a3e-2f4b8f0d9e10', status: 'queued' },
+    },
+    {
+      status: 200,
+      description:
+        'The turn ended within `wait`. `answered`: the agent\'s replies (possibly none, when the flow chose silence). ' +
+        '`failed`: something failed (the provider refused, the agent could not be loaded, a run failed) and `replies` holds the agent\'s fallback message. ' +
+        '`deferred`: the model is down for now; the turn runs again at `retryAt` and its answer arrives later (stream or webhook); `replies` holds the holding message when the agent has one.',
+      schema: messageAnsweredAnswer,
+      example: {
+        messageId: '0b5e7c1e-3c55-4c5e-9d0c-4f7f0c7a2a11',
+        sessionId: '7d1f3a52-61c2-4a53-9a3e-2f4b8f0d9e10',
+        status: 'answered',
+        replies: [{ id: 'c2a4e0f8-1d7b-4f0e-8a6c-5b9d3e2f1a00', text: 'Hi! How can I help?' }],
       },
     },
-  })
-  @ApiResponse({
-    status: 200,
-    description:
-      'The turn ended within `wait`. `answered`: the agent\'s replies (possibly none, when the flow chose silence). ' +
-      '`failed`: something failed (the provider refused, the agent could not be loaded, a run failed) and `replies` holds the agent\'s fallback message. ' +
-      '`deferred`: the model is down for now; the turn runs again at `retryAt` and its answer arrives later (stream or webhook); `replies` holds the holding message when the agent has one.',
-    schema: {
-      type: 'object',
-      required: ['messageId', 'sessionId', 'status', 'replies'],
-      properties: {
-        messageId: { type: 'string', format: 'uuid' },
-        sessionId: { type: 'string', format: 'uuid' },
-        status: { type: 'string', enum: ['answered', 'failed', 'deferred'] },
-        replies: { type: 'array', items: { type: 'object', required: ['id', 'text'], properties: { id: { type: 'string' }, text: { type: 'string' } } } },
-        retryAt: { type: 'string', format: 'date-time', description: 'With `deferred`: when the turn is tried again.' },
-      },
-    },
-  })
+  )
   async post(
     @ChannelAuth() auth: ChannelAuthContext,
     @Body(new ZodValidationPipe(postMessageBody, 'body')) body: PostMessageBody,
     @Query(new ZodValidationPipe(postMessageQuery, 'query')) query: PostMessageQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
-  ): Promise<PostMessageResult['body']> {
+  ): Promise<MessageAnswer> {
     // Stop waiting when the client hangs up; 'close' also fires after a normal answer, harmlessly.
     const gone = new AbortController();
     reply.raw.once('close', () => gone.abort());
@@ -85,11 +82,12 @@ export class MessagesController {
   @ApiOperation({ summary: "A session's messages in arrival order (the key's tenant only), paged by seq" })
   @ApiQuery({ name: 'after', required: false, description: 'The `next` of the previous page' })
   @ApiQuery({ name: 'limit', required: false, description: 'Messages per page, 1..500 (default 500)' })
+  @Answers({ status: 200, description: 'One page of the conversation.', schema: sessionMessagesAnswer })
   list(
     @ChannelAuth() auth: ChannelAuthContext,
     @Param(new ZodValidationPipe(sessionParams, 'params')) params: z.infer<typeof sessionParams>,
     @Query(new ZodValidationPipe(sessionMessagesQuery, 'query')) query: SessionMessagesQuery,
-  ): Promise<SessionMessagesView> {
+  ): Promise<z.infer<typeof sessionMessagesAnswer>> {
     return this.listSessionMessages.execute(auth, params.sessionId, query);
   }
 }

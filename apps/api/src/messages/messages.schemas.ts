@@ -40,3 +40,44 @@ export const sessionMessagesQuery = z.strictObject({
     .optional(),
 });
 export type SessionMessagesQuery = z.infer<typeof sessionMessagesQuery>;
+
+// ---- Answers (the OpenAPI document's schemas; handlers return these types) ----
+
+const reply = z.object({ id: z.uuid(), text: z.string() });
+
+/** 202 of POST /v1/messages: accepted, no answer within `wait`; a retried settled id says how it ended. */
+export const messageAcceptedAnswer = z.object({
+  messageId: z.uuid(),
+  sessionId: z.uuid(),
+  status: z.enum(['queued', 'answered', 'failed']),
+});
+
+/** 200 of POST /v1/messages: the turn ended within `wait`. */
+export const messageAnsweredAnswer = z.object({
+  messageId: z.uuid(),
+  sessionId: z.uuid(),
+  status: z.enum(['answered', 'failed', 'deferred']),
+  replies: z.array(reply),
+  retryAt: z.iso.datetime().optional().describe('With `deferred`: when the turn is tried again.'),
+});
+export type MessageAnswer = z.infer<typeof messageAcceptedAnswer> | z.infer<typeof messageAnsweredAnswer>;
+
+/** `seq`, a message's place in its session, is a decimal string everywhere (a 64-bit integer). */
+export const messageSeq = z.string().regex(/^\d+$/).describe('Arrival order within the session: a 64-bit integer as a decimal string');
+
+export const sessionMessagesAnswer = z.object({
+  session: z.object({ id: z.uuid(), externalKey: z.string(), status: z.enum(['active', 'handed_off']), createdAt: z.iso.datetime() }),
+  messages: z.array(
+    z.object({
+      id: z.uuid(),
+      seq: messageSeq,
+      direction: z.enum(['inbound', 'outbound']),
+      status: z.enum(['queued', 'answered', 'sent', 'failed']),
+      text: z.string(),
+      externalId: z.string().nullable(),
+      createdAt: z.iso.datetime(),
+      answeredAt: z.iso.datetime().nullable(),
+    }),
+  ),
+  next: messageSeq.nullable().describe('Pass as `after` for the next page; null on the last page'),
+});

@@ -11,3 +11,12 @@ export const sessionStartBody = z.strictObject({
   key: z.string().min(1).max(MAX_KEY_CHARS),
 });
 export type SessionStartBody = z.infer<typeof sessionStartBody>;
+
+/** 202 of POST /v1/sessions/:sessionId/start. */
+export const sessionStartAnswer = z.object({
+  startId: z.string(),
+  sessionId: z.uuid(),
+  flow: z.string(),
+  status: z.enum(['queued', 'processed', 'ignored']),
+  duplicate: z.boolean().describe('True when this key started the flow before: nothing ran again'),
+});

@@ -1,27 +1,15 @@
+import type { z } from 'zod';
 import { Injectable } from '@nestjs/common';
 import type { SessionStatus } from '@switchboard/db';
 import { ListSessionMessages, type SessionMessagesView } from '../messages/list-session-messages.usecase';
 import { SessionNotFoundError } from '../messages/messages.errors';
 import type { SessionMessagesQuery } from '../messages/messages.schemas';
+import type { visitorHistoryAnswer } from './widget.schemas';
 import { clientIdOf } from './visitor-session';
 import type { VisitorContext } from './visitor.guard';
 
-export interface VisitorMessage {
-  id: string;
-  seq: string;
-  direction: 'inbound' | 'outbound';
-  status: string;
-  text: string;
-  /** The widget's id of the visitor's own messages; null for replies. */
-  clientId: string | null;
-  createdAt: string;
-}
-
-export interface VisitorHistory {
-  session: { status: SessionStatus } | null;
-  messages: VisitorMessage[];
-  next: string | null;
-}
+/** The answer, as declared in the OpenAPI document (widget.schemas.ts). */
+export type VisitorHistory = z.infer<typeof visitorHistoryAnswer>;
 
 /** The visitor's conversation (their own session only), paged as the channel API pages it. */
 @Injectable()

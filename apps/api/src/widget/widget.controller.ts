@@ -1,5 +1,5 @@
 import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags, type ApiBodyOptions } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiHeader, ApiOperation, ApiProduces, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
@@ -8,16 +8,21 @@ import { SessionNotFoundError } from '../messages/messages.errors';
 import { OpenSessionStream } from '../streams/open-session-stream.usecase';
 import { resumePoint, sendSessionEvents } from '../streams/sse-response';
 import { IdentifyVisitor } from './identify-visitor.usecase';
-import { ListVisitorMessages, type VisitorHistory } from './list-visitor-messages.usecase';
-import { PostVisitorMessage, type AcceptedVisitorMessage } from './post-visitor-message.usecase';
-import { StartVisitorSession, type VisitorSessionGrant } from './start-visitor-session.usecase';
+import { ListVisitorMessages } from './list-visitor-messages.usecase';
+import { PostVisitorMessage } from './post-visitor-message.usecase';
+import { Answers } from '../docs/answer.decorator';
+import { StartVisitorSession } from './start-visitor-session.usecase';
 import { findVisitorSession } from './visitor-session';
 import { Visitor, VisitorGuard, type VisitorContext } from './visitor.guard';
 import { PrismaService } from '@switchboard/db';
 import {
+  identifyAnswer,
   identifyBody,
   startVisitorSessionBody,
+  visitorHistoryAnswer,
+  visitorMessageAnswer,
   visitorMessageBody,
+  visitorSessionAnswer,
   widgetParams,
   type IdentifyBody,
   type StartVisitorSessionBody,
@@ -45,15 +50,14 @@ export class WidgetController {
   @Post('sessions')
   @HttpCode(200)
   @ApiOperation({ summary: 'A visitor token for a page on one of the channel’s allowed origins; send an earlier token to continue its conversation' })
-  @ApiBody({ schema: z.toJSONSchema(startVisitorSessionBody, { io: 'input' }) } as ApiBodyOptions)
-  @ApiResponse({ status: 200, description: '{ token, expiresAt, continued, session: { status } | null, widget: { title, greeting, color, position, avatarUrl, language } }' })
+  @Answers({ status: 200, description: 'A visitor token and how the widget looks.', schema: visitorSessionAnswer })
   @ApiResponse({ status: 403, description: 'origin-not-allowed' })
   start(
     @Param(new ZodValidationPipe(widgetParams, 'params')) params: WidgetParams,
     @Body(new ZodValidationPipe(startVisitorSessionBody)) body: StartVisitorSessionBody,
     @Headers('origin') origin: string | undefined,
     @Req() req: FastifyRequest,
-  ): Promise<VisitorSessionGrant> {
+  ): Promise<z.infer<typeof visitorSessionAnswer>> {
     return this.startSession.execute(params.publicId, origin, req.ip, body);
   }
 
@@ -61,11 +65,12 @@ export class WidgetController {
   @UseGuards(VisitorGuard)
   @ApiBearerAuth()
   @ApiOperation({ summary: 'The visitor’s conversation in arrival order, paged by seq (as GET /v1/sessions/:id/messages)' })
+  @Answers({ status: 200, description: 'One page of the visitor’s conversation (`session` null before the first message).', schema: visitorHistoryAnswer })
   history(
     @Visitor() visitor: VisitorContext,
     @Param(new ZodValidationPipe(widgetParams, 'params')) _params: WidgetParams,
     @Query(new ZodValidationPipe(sessionMessagesQuery, 'query')) query: SessionMessagesQuery,
-  ): Promise<VisitorHistory> {
+  ): Promise<z.infer<typeof visitorHistoryAnswer>> {
     return this.listMessages.execute(visitor, query);
   }
 
@@ -74,12 +79,12 @@ export class WidgetController {
   @HttpCode(202)
   @ApiBearerAuth()
   @ApiOperation({ summary: 'A visitor’s message, with the widget’s own id (a retried id is stored once); the reply comes on the stream' })
-  @ApiBody({ schema: z.toJSONSchema(visitorMessageBody) } as ApiBodyOptions)
+  @Answers({ status: 202, description: 'Stored; `queued` until its turn commits (a retried id of a settled message says how it ended).', schema: visitorMessageAnswer })
   send(
     @Visitor() visitor: VisitorContext,
     @Param(new ZodValidationPipe(widgetParams, 'params')) _params: WidgetParams,
     @Body(new ZodValidationPipe(visitorMessageBody)) body: VisitorMessageBody,
-  ): Promise<AcceptedVisitorMessage> {
+  ): Promise<z.infer<typeof visitorMessageAnswer>> {
     return this.postMessage.execute(visitor, body);
   }
 
@@ -88,12 +93,12 @@ export class WidgetController {
   @HttpCode(200)
   @ApiBearerAuth()
   @ApiOperation({ summary: 'What the page says about its visitor (name, email, ...): kept on the session as given by the visitor, never trusted' })
-  @ApiBody({ schema: z.toJSONSchema(identifyBody) } as ApiBodyOptions)
+  @Answers({ status: 200, description: 'Kept on the session.', schema: identifyAnswer })
   identify(
     @Visitor() visitor: VisitorContext,
     @Param(new ZodValidationPipe(widgetParams, 'params')) _params: WidgetParams,
     @Body(new ZodValidationPipe(identifyBody)) body: IdentifyBody,
-  ): Promise<{ identified: true }> {
+  ): Promise<z.infer<typeof identifyAnswer>> {
     return this.identifyVisitor.execute(visitor, body);
   }
 

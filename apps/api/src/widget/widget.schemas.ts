@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { MAX_TEXT_CHARS } from '../messages/messages.schemas';
+import { MAX_TEXT_CHARS, messageSeq } from '../messages/messages.schemas';
+import { widgetSettingsSchema } from './widget-settings';
 
 /** POST /v1/widget/:publicId/sessions: a token kept from an earlier visit, to continue that conversation. */
 export const startVisitorSessionBody = z
@@ -27,3 +28,43 @@ export const identifyBody = z
   )
   .refine((v) => Object.keys(v).length <= MAX_IDENTIFY_KEYS, `at most ${MAX_IDENTIFY_KEYS} keys`);
 export type IdentifyBody = z.infer<typeof identifyBody>;
+
+// ---- Answers (the OpenAPI document's schemas; handlers return these types) ----
+
+const sessionStatus = z.enum(['active', 'handed_off']);
+
+/** 200 of POST /v1/widget/:publicId/sessions. */
+export const visitorSessionAnswer = z.object({
+  token: z.string().describe('The visitor token: `Authorization: Bearer <token>` on the other widget routes'),
+  expiresAt: z.iso.datetime(),
+  continued: z.boolean().describe('True when the token continues the conversation of the token sent'),
+  session: z.object({ status: sessionStatus }).nullable().describe('The conversation, once it has begun'),
+  widget: widgetSettingsSchema.pick({ title: true, greeting: true, color: true, position: true, avatarUrl: true, language: true }),
+});
+
+/** 200 of GET /v1/widget/:publicId/messages. */
+export const visitorHistoryAnswer = z.object({
+  session: z.object({ status: sessionStatus }).nullable(),
+  messages: z.array(
+    z.object({
+      id: z.uuid(),
+      seq: messageSeq,
+      direction: z.enum(['inbound', 'outbound']),
+      status: z.enum(['queued', 'answered', 'sent', 'failed']),
+      text: z.string(),
+      clientId: z.string().nullable().describe("The widget's id of the visitor's own messages; null for replies"),
+      createdAt: z.iso.datetime(),
+    }),
+  ),
+  next: messageSeq.nullable(),
+});
+
+/** 202 of POST /v1/widget/:publicId/messages. */
+export const visitorMessageAnswer = z.object({
+  messageId: z.uuid(),
+  id: z.string().describe("The widget's id, echoed"),
+  status: z.enum(['queued', 'answered', 'failed', 'deferred']),
+});
+
+/** 200 of POST /v1/widget/:publicId/identify. */
+export const identifyAnswer = z.object({ identified: z.literal(true) });

@@ -1,3 +1,4 @@
+import type { paths } from '@switchboard/client';
 import { SseParser, type SseMessage } from './sse';
 
 // The widget's side of /v1/widget/:publicId: the visitor token (kept in localStorage so a
@@ -5,31 +6,18 @@ import { SseParser, type SseMessage } from './sse';
 // with resume. No dependency: fetch, and a small SSE reader because EventSource cannot send the
 // token in a header.
 
-export interface WidgetSettingsView {
-  title: string;
-  greeting: string;
-  color: string;
-  position: 'left' | 'right';
-  avatarUrl: string | null;
-  language: string;
-}
+// Answers typed by the API's OpenAPI document (@switchboard/client, types only: nothing of it
+// reaches the bundle): a route or field the API stops declaring stops compiling here.
+/** The routes under /v1/widget/{publicId}/ the API declares: sessions, messages, identify, stream. */
+type WidgetRoute = { [P in keyof paths]: P extends `/v1/widget/{publicId}/${infer Route}` ? Route : never }[keyof paths];
+type JsonAnswer<O> = O extends { responses: { 200: { content: { 'application/json': infer B } } } } ? B : never;
 
-export interface Grant {
-  token: string;
-  expiresAt: string;
-  continued: boolean;
-  session: { status: string } | null;
-  widget: WidgetSettingsView;
-}
-
-export interface HistoryMessage {
-  id: string;
-  seq: string;
-  direction: 'inbound' | 'outbound';
-  status: string;
-  text: string;
-  clientId: string | null;
-}
+export type Grant = JsonAnswer<paths['/v1/widget/{publicId}/sessions']['post']>;
+export type WidgetSettingsView = Grant['widget'];
+type HistoryPage = JsonAnswer<paths['/v1/widget/{publicId}/messages']['get']>;
+export type HistoryMessage = HistoryPage['messages'][number];
+type SentMessage = paths['/v1/widget/{publicId}/messages']['post']['responses'][202]['content']['application/json'];
+export type IdentifyBody = NonNullable<paths['/v1/widget/{publicId}/identify']['post']['requestBody']>['content']['application/json'];
 
 export class WidgetApiError extends Error {
   constructor(
@@ -66,8 +54,8 @@ export class WidgetClient {
     this.storageKey = `switchboard.widget.${widgetId}`;
   }
 
-  private url(path: string): string {
-    return new URL(`v1/widget/${encodeURIComponent(this.widgetId)}/${path}`, this.apiBase).href;
+  private url(route: WidgetRoute, query = ''): string {
+    return new URL(`v1/widget/${encodeURIComponent(this.widgetId)}/${route}${query}`, this.apiBase).href;
   }
 
   /** A visitor token: the kept one renewed (same conversation), or a new visitor's. */
@@ -79,12 +67,12 @@ export class WidgetClient {
     return grant;
   }
 
-  async history(): Promise<{ session: { status: string } | null; messages: HistoryMessage[] }> {
+  async history(): Promise<Pick<HistoryPage, 'session' | 'messages'>> {
     const messages: HistoryMessage[] = [];
     let after: string | null = null;
-    let session: { status: string } | null = null;
+    let session: HistoryPage['session'] = null;
     do {
-      const page: { session: { status: string } | null; messages: HistoryMessage[]; next: string | null } = await this.call('GET', `messages${after ? `?after=${after}` : ''}`);
+      const page: HistoryPage = await this.call('GET', 'messages', undefined, true, after ? `?after=${after}` : '');
       session = page.session;
       messages.push(...page.messages);
       after = page.next;
@@ -93,7 +81,7 @@ export class WidgetClient {
   }
 
   /** Sends a message under the widget's id, retrying through drops; the server stores an id once. */
-  async send(id: string, text: string): Promise<{ messageId: string; status: string }> {
+  async send(id: string, text: string): Promise<SentMessage> {
     const deadline = Date.now() + SEND_PATIENCE_MS;
     for (let attempt = 0; ; attempt++) {
       try {
@@ -107,7 +95,7 @@ export class WidgetClient {
     }
   }
 
-  async identify(values: Record<string, unknown>): Promise<void> {
+  async identify(values: IdentifyBody): Promise<void> {
     await this.call('POST', 'identify', values);
   }
 
@@ -164,8 +152,8 @@ export class WidgetClient {
     }
   }
 
-  private async call<T>(method: 'GET' | 'POST', path: string, body?: unknown, renew = true): Promise<T> {
-    const res = await fetch(this.url(path), {
+  private async call<T>(method: 'GET' | 'POST', route: WidgetRoute, body?: unknown, renew = true, query = ''): Promise<T> {
+    const res = await fetch(this.url(route, query), {
       method,
       headers: { ...(this.token && { authorization: `Bearer ${this.token}` }), ...(body !== undefined && { 'content-type': 'application/json' }) },
       body: body === undefined ? undefined : JSON.stringify(body),
@@ -173,7 +161,7 @@ export class WidgetClient {
     });
     if (res.status === 401 && renew) {
       await this.start();
-      return this.call(method, path, body, false);
+      return this.call(method, route, body, false, query);
     }
     if (!res.ok) throw await apiError(res);
     return (await res.json()) as T;

@@ -2,7 +2,7 @@
 // the visitor token, the history, sends that survive drops, and the live replies.
 import { adoptStyles } from '../adopt-styles';
 import type { MountPanel, Panel, PanelHost, PreviewSettings } from '../bridge';
-import { WidgetApiError, WidgetClient, type Grant, type HistoryMessage } from './client';
+import { WidgetApiError, WidgetClient, type Grant, type HistoryMessage, type IdentifyBody } from './client';
 import type { SseMessage } from './sse';
 import { panelStrings, type PanelStrings } from './strings';
 import { PANEL_CSS } from './style';
@@ -181,7 +181,8 @@ class ChatPanel implements Panel {
     if (!values) return;
     this.identity = undefined;
     try {
-      await this.client.identify(values);
+      // What the page passed, unchecked here: the API validates it, and a refusal is logged below.
+      await this.client.identify(values as IdentifyBody);
     } catch (err) {
       console.warn(`Switchboard chat: identify() was refused (${(err as Error).message})`);
     }

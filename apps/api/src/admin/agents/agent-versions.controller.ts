@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Param, Query, Res, UseGuards } from '@nestjs/common';
 import { flowSpecSchema, type FieldsDef } from '@falai/agent';
 import { PrismaService, type Prisma } from '@switchboard/db';
@@ -83,6 +83,7 @@ export class AgentVersionsController {
   }
 
   @Get('flow-schema')
+  @ApiResponse({ status: 404, description: '`not-found`: agentId names no agent of this tenant.' })
   @Roles(...READERS)
   @ApiOperation({ summary: "JSON Schema of valid FlowSpecs for an agent's editor (?agentId=): its fields, allowed tools, and the registered actions and conditions as enums" })
   async flowSchema(@CurrentUser() user: AdminUser, @Query(new ZodValidationPipe(z.strictObject({ agentId: z.string() }), 'query')) query: { agentId: string }) {

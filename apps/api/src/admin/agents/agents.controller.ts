@@ -1,5 +1,5 @@
 import { withFallbackMessage } from '@switchboard/agent-config';
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -67,6 +67,7 @@ export class AgentsController {
   }
 
   @Post()
+  @ApiResponse({ status: 422, description: "`flow-configuration`: the configuration's flows do not load (details name the JSON path and the engine's code)." })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create an agent (draft config checked against the AgentConfig schema)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createAgentBody)) body: CreateAgentBody) {
@@ -84,6 +85,7 @@ export class AgentsController {
   }
 
   @Put(':id')
+  @ApiResponse({ status: 422, description: "`flow-configuration`: the configuration's flows do not load (details name the JSON path and the engine's code)." })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit an agent: name and/or draft config (publish to make it live)' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateAgentBody)) body: UpdateAgentBody) {
@@ -102,6 +104,7 @@ export class AgentsController {
   }
 
   @Delete(':id')
+  @ApiResponse({ status: 409, description: '`agent-in-use`: a channel or session uses the agent.' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete an agent that no channel or session uses (409 agent-in-use otherwise)' })
   async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
@@ -118,6 +121,7 @@ export class AgentsController {
   }
 
   @Post(':id/publish')
+  @ApiResponse({ status: 422, description: '`publish-blocked`: the draft does not load (details say why); nothing published.' })
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({
@@ -147,6 +151,7 @@ export class AgentsController {
   }
 
   @Post(':id/validate')
+  @ApiResponse({ status: 422, description: "`flow-configuration`: the configuration's flows do not load (details name the JSON path and the engine's code)." })
   @HttpCode(200)
   @Roles(...READERS)
   @ApiOperation({ summary: 'Run the publish checks on the draft without publishing: 200 { warnings } or the same 422 as publish' })

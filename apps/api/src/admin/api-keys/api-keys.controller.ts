@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { generateApiKey, PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -82,6 +82,7 @@ export class ApiKeysController {
   }
 
   @Post()
+  @ApiResponse({ status: 422, description: '`unknown-channel`: channelId names no channel of this tenant.' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create a key for a channel; the plaintext `key` is in this answer only' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createApiKeyBody)) body: z.infer<typeof createApiKeyBody>) {

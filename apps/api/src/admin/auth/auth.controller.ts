@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Get, HttpCode, Ip, Post, Req, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessTokenService } from './access-token.service';
@@ -24,6 +24,8 @@ export class AuthController {
   ) {}
 
   @Post('login')
+  @ApiResponse({ status: 401, description: '`invalid-credentials`: wrong email or password.' })
+  @ApiResponse({ status: 429, description: '`too-many-attempts`: too many failed logins for this account or address; `Retry-After` says when to try again.' })
   @HttpCode(200)
   @PublicRoute()
   @ApiOperation({ summary: 'Log in with email and password; answers a 15-minute bearer token and sets the refresh cookie' })
@@ -40,6 +42,7 @@ export class AuthController {
 
   // Public: the refresh cookie is the credential (the access token has usually just expired).
   @Post('refresh')
+  @ApiResponse({ status: 401, description: 'No refresh cookie, or a spent, expired or revoked one.' })
   @HttpCode(200)
   @PublicRoute()
   @ApiOperation({ summary: 'Trade the refresh cookie for a new bearer token and a new refresh cookie (the old one is spent)' })

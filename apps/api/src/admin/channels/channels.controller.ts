@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, HttpCode, Inject, Param, Post, Put, Query, Req, Res, UseGuards } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
 import { PrismaService, type Prisma } from '@switchboard/db';
@@ -79,6 +79,8 @@ export class ChannelsController {
   }
 
   @Post()
+  @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
+  @ApiResponse({ status: 502, description: "`channel-setup-failed`: the platform refused the channel's setup (e.g. Telegram's setWebhook)." })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create a channel for an agent; answers its webhook signing secret once (webhookSecret)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody, @Req() req: FastifyRequest) {
@@ -114,6 +116,8 @@ export class ChannelsController {
   }
 
   @Put(':id')
+  @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
+  @ApiResponse({ status: 502, description: "`channel-setup-failed`: the platform refused the channel's setup (e.g. Telegram's setWebhook)." })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit a channel: name, agent, webhook URL' })
   async update(
@@ -189,6 +193,9 @@ export class ChannelsController {
   }
 
   @Post(':id/test-delivery')
+  @ApiResponse({ status: 409, description: '`channel-has-no-webhook`: the channel has no webhook URL.' })
+  @ApiResponse({ status: 502, description: '`test-delivery-failed`: the worker could not send it.' })
+  @ApiResponse({ status: 504, description: '`test-delivery-timeout`: no worker answered in time.' })
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({

@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, UseGuards } from '@nestjs/common';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -41,6 +41,10 @@ export class ConversationTestsController {
   }
 
   @Post('run')
+  @ApiResponse({ status: 422, description: '`flow-configuration`: the version\'s flows do not load (details name the JSON path).' })
+  @ApiResponse({ status: 429, description: "`quota-exceeded`: the tenant's monthly quota is used up." })
+  @ApiResponse({ status: 502, description: '`agent-run-failed`: the worker could not run the tests.' })
+  @ApiResponse({ status: 504, description: '`agent-run-timeout`: no worker answered in time.' })
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Run every test of the agent against { target: "draft" | "unsaved" | <version>, config? }' })
@@ -75,6 +79,10 @@ export class ConversationTestsController {
   }
 
   @Post(':testId/run')
+  @ApiResponse({ status: 422, description: '`flow-configuration`: the version\'s flows do not load (details name the JSON path).' })
+  @ApiResponse({ status: 429, description: "`quota-exceeded`: the tenant's monthly quota is used up." })
+  @ApiResponse({ status: 502, description: '`agent-run-failed`: the worker could not run the test.' })
+  @ApiResponse({ status: 504, description: '`agent-run-timeout`: no worker answered in time.' })
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Run one test against { target: "draft" | "unsaved" | <version>, config? }' })

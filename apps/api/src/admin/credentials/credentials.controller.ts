@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, secretHint, type Prisma, type ProviderKind } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -102,6 +102,8 @@ export class CredentialsController {
   }
 
   @Post()
+  @ApiResponse({ status: 409, description: '`already-exists`: the tenant has a credential with this name.' })
+  @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Store a provider key (encrypted; write-only)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {
@@ -130,6 +132,8 @@ export class CredentialsController {
   }
 
   @Put(':id')
+  @ApiResponse({ status: 409, description: '`already-exists`: the tenant has a credential with this name.' })
+  @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Rename, change baseURL, or replace the secret of a credential' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {
@@ -167,6 +171,7 @@ export class CredentialsController {
   }
 
   @Delete(':id')
+  @ApiResponse({ status: 409, description: '`credential-in-use`: an agent draft uses it.' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete a credential no agent draft uses (409 credential-in-use otherwise)' })
   async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {

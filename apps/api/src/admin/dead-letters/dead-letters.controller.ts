@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -30,6 +30,7 @@ export class DeadLettersController {
   }
 
   @Post(':id/redrive')
+  @ApiResponse({ status: 409, description: '`dead-letter-not-failed`: the job is not failed (any more).' })
   @HttpCode(200)
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Retry a failed turn job with fresh attempts; 409 dead-letter-not-failed if it is not failed (any more)' })

@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -48,6 +48,7 @@ export class DeliveriesController {
   }
 
   @Post(':id/redrive')
+  @ApiResponse({ status: 409, description: '`delivery-not-redrivable`: the delivery is not dead or failed.' })
   @HttpCode(200)
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Send a dead or failed delivery again (fresh attempts, in session order); 409 delivery-not-redrivable otherwise' })

@@ -10,7 +10,9 @@ import { ALL_ROLES, Roles } from '../auth/roles.decorator';
 import { isUuid } from '../list-query/filters';
 import { contentRange, parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
-import { toMessageDto, type MessageDto } from './message.dto';
+import { z } from 'zod';
+import { Answers } from '../../docs/answer.decorator';
+import { messageRecord, toMessageDto, type MessageDto } from './message.dto';
 import { messagesListSpec } from './messages.list-spec';
 
 @ApiTags('console admin')
@@ -22,6 +24,7 @@ export class MessagesController {
   @Get()
   @Roles(...ALL_ROLES)
   @ApiOperation({ summary: 'Messages, simple-REST; filter={"sessionId":"..."} gives a transcript in arrival order (seq)' })
+  @Answers({ status: 200, description: 'One page of messages; the total is in Content-Range.', schema: z.array(messageRecord) })
   async list(
     @CurrentUser() user: AdminUser,
     @Query() query: Record<string, unknown>,
@@ -40,6 +43,7 @@ export class MessagesController {
   @Get(':id')
   @Roles(...ALL_ROLES)
   @ApiOperation({ summary: 'One message (404 for an id of another tenant)' })
+  @Answers({ status: 200, description: 'The message.', schema: messageRecord })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<MessageDto> {
     const row = isUuid(id) ? await this.prisma.message.findFirst({ where: { id, ...tenantScope(user) } }) : null;
     if (!row) throw new ResourceNotFoundError('message', id);

@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -16,6 +16,11 @@ export class PlaygroundController {
   constructor(private readonly turns: PlaygroundTurns) {}
 
   @Post('turns')
+  @ApiResponse({ status: 409, description: '`playground-too-long`: the conversation has its most turns; start a new one.' })
+  @ApiResponse({ status: 422, description: '`playground-turn-failed`: the agent could not run (details.engineCode); `flow-configuration`: the version\'s flows do not load.' })
+  @ApiResponse({ status: 429, description: "`quota-exceeded`: the tenant's monthly quota is used up." })
+  @ApiResponse({ status: 502, description: '`agent-run-failed`: the worker could not run the turn.' })
+  @ApiResponse({ status: 504, description: '`agent-run-timeout`: no worker answered in time.' })
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({

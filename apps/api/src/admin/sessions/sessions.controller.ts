@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -56,6 +56,7 @@ export class SessionsController {
   }
 
   @Post(':id/hand-back')
+  @ApiResponse({ status: 409, description: '`session-not-handed-off`: the bot already answers this session.' })
   @HttpCode(200)
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Give a handed-off session back to the bot; it answers from the next message (409 session-not-handed-off otherwise)' })

@@ -1,20 +1,26 @@
 import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, UseGuards } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
+import { z } from 'zod';
+import { Answers } from '../../docs/answer.decorator';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
 import type { AdminUser } from '../auth/admin-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { ALL_ROLES, Roles } from '../auth/roles.decorator';
 import { tenantScope } from '../tenant-scope';
 
-export interface AdminStats {
-  sessions: number;
-  activeSessions: number;
-  messages: number;
-  queuedMessages: number;
-  turns: number;
-  llmCalls: number;
-}
+const count = z.number().int().min(0);
+
+/** The dashboard's numbers (the OpenAPI document's schema of the answer). */
+export const adminStats = z.object({
+  sessions: count,
+  activeSessions: count,
+  messages: count,
+  queuedMessages: count,
+  turns: count,
+  llmCalls: count,
+});
+export type AdminStats = z.infer<typeof adminStats>;
 
 /** The headline numbers of the console's dashboard, for the user's tenant (or all, for platform admins). */
 @ApiTags('console admin')
@@ -26,6 +32,7 @@ export class StatsController {
   @Get()
   @Roles(...ALL_ROLES)
   @ApiOperation({ summary: 'Headline counts for the console dashboard' })
+  @Answers({ status: 200, description: 'Counts for the user\'s tenant (every tenant, for a platform admin without a pick).', schema: adminStats })
   async get(@CurrentUser() user: AdminUser): Promise<AdminStats> {
     const scope = tenantScope(user);
     const [sessions, activeSessions, messages, queuedMessages, turns] = await this.prisma.$transaction([

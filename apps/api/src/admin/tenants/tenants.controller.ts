@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { amountOf, microsOf, PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -105,6 +105,7 @@ export class TenantsController {
   }
 
   @Post()
+  @ApiResponse({ status: 409, description: '`already-exists`: a tenant with this slug exists.' })
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Create a tenant (platform admins only)' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {
@@ -121,6 +122,7 @@ export class TenantsController {
   }
 
   @Put(':id')
+  @ApiResponse({ status: 409, description: '`already-exists`: a tenant with this slug exists.' })
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Rename a tenant, change its slug, its monthly quotas or its queue weight (platform admins only)' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {

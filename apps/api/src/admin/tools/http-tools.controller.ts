@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import { adminTransaction } from '../common/admin-transaction';
@@ -62,6 +62,8 @@ export class HttpToolsController {
   }
 
   @Post()
+  @ApiResponse({ status: 409, description: '`already-exists`: the tenant has an HTTP tool with this toolId.' })
+  @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create an HTTP tool (parameters must be a JSON Schema object)' })
   create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createHttpToolBody)) body: CreateHttpToolBody) {
@@ -69,6 +71,7 @@ export class HttpToolsController {
   }
 
   @Put(':id')
+  @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit an HTTP tool; secretHeaders, when sent, replaces all secret headers' })
   update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateHttpToolBody)) body: UpdateHttpToolBody) {
@@ -76,6 +79,9 @@ export class HttpToolsController {
   }
 
   @Post(':id/test')
+  @ApiResponse({ status: 422, description: "`invalid-tool-arguments`: the arguments do not match the tool's parameters (details per field)." })
+  @ApiResponse({ status: 502, description: '`http-tool-test-failed`: the worker could not run the test call.' })
+  @ApiResponse({ status: 504, description: '`http-tool-test-timeout`: no worker answered in time.' })
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({
@@ -87,6 +93,7 @@ export class HttpToolsController {
   }
 
   @Delete(':id')
+  @ApiResponse({ status: 409, description: '`tool-in-use`: an agent allows it.' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete an HTTP tool no agent allows (409 tool-in-use otherwise)' })
   remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {

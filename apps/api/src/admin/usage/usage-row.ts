@@ -1,31 +1,36 @@
+import { z } from 'zod';
 import { addBuckets, LATENCY_BUCKET_COUNT, percentileFromBuckets, type UsageDaily } from '@switchboard/db';
 
 /** One agent's usage on one day (or, for the summary, over a range), as the console reads it. */
-export interface UsageDto {
-  turns: number;
-  deferredTurns: number;
-  failedTurns: number;
-  llmCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cachedInputTokens: number;
+const ms = z.number().min(0).nullable();
+
+/** Usage over some days (the OpenAPI document's schema of the usage answers). */
+export const usageTotals = z.object({
+  turns: z.number().int().min(0),
+  deferredTurns: z.number().int().min(0),
+  failedTurns: z.number().int().min(0),
+  llmCalls: z.number().int().min(0),
+  inputTokens: z.number().int().min(0),
+  outputTokens: z.number().int().min(0),
+  cachedInputTokens: z.number().int().min(0),
   /** Per turn: averages from the summed ms; percentiles exact to the latency bucket (upper bound). */
-  latencyMs: { avg: number | null; p50: number | null; p95: number | null; p99: number | null };
-  avgQueueWaitMs: number | null;
-  avgModelMs: number | null;
-  avgToolsMs: number | null;
-  avgCommitMs: number | null;
+  latencyMs: z.object({ avg: ms, p50: ms, p95: ms, p99: ms }),
+  avgQueueWaitMs: ms,
+  avgModelMs: ms,
+  avgToolsMs: ms,
+  avgCommitMs: ms,
   /** Turns per outcome code (a turn with two codes counts under both). */
-  outcomes: Record<string, number>;
+  outcomes: z.record(z.string(), z.number().int().min(0)),
   /** What the turns cost, in micro-units of USD, a decimal string (docs/cost.md). */
-  costMicros: string;
+  costMicros: z.string().regex(/^\d+$/),
   /** Calls of models with no price (counted at 0). */
-  unpricedCalls: number;
+  unpricedCalls: z.number().int().min(0),
   /** Runs that completed: resolved conversations. */
-  completedRuns: number;
+  completedRuns: z.number().int().min(0),
   /** costMicros / completedRuns, rounded half up; null without a completed run. */
-  costPerResolvedMicros: string | null;
-}
+  costPerResolvedMicros: z.string().regex(/^\d+$/).nullable(),
+});
+export type UsageDto = z.infer<typeof usageTotals>;
 
 export type UsageSums = Pick<
   UsageDaily,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { ResourceNotFoundError } from '../admin-errors';
 import { targetTenant } from '../common/tenant-target';
-import { addBuckets, monthToDateUsage, PrismaService, quotaState, readConsoleUsage, type ConsoleUsageBySource, type Prisma, type QuotaState } from '@switchboard/db';
+import { addBuckets, monthToDateUsage, PrismaService, quotaState, readConsoleUsage, type Prisma, type QuotaState } from '@switchboard/db';
 import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -18,7 +18,8 @@ import { FilterValueError, parseListQuery, type ListSpec } from '../list-query/l
 import { tenantScope } from '../tenant-scope';
 import { parseFailureWindow, turnFailuresByCode, type TurnFailureDto } from './turn-failures.query';
 import { exactSummaryLatency } from '../live-usage/summary-latency';
-import { addSums, emptySums, toUsageDto, type UsageDto, type UsageSums } from './usage-row';
+import { addSums, emptySums, toUsageDto, usageTotals, type UsageDto, type UsageSums } from './usage-row';
+import { Answers } from '../../docs/answer.decorator';
 
 /** A calendar day (YYYY-MM-DD, UTC) bound on the roll-up's `day`. */
 function dayBound(bound: 'gte' | 'lte') {
@@ -116,6 +117,19 @@ export interface UsageDayDto extends UsageDto {
  * an answer depends on days × agents, never on the number of turns. Customer traffic only; the
  * console's runs (playground, live tests) are the summary's separate `console` line.
  */
+const consoleFigures = z.object({
+  turns: z.number().int().min(0),
+  llmCalls: z.number().int().min(0),
+  inputTokens: z.number().int().min(0),
+  outputTokens: z.number().int().min(0),
+  cachedInputTokens: z.number().int().min(0),
+});
+const usageSummary = usageTotals.extend({
+  days: z.number().int().min(0).describe('Days with usage in the filter'),
+  console: z.object({ playground: consoleFigures, 'conversation-test': consoleFigures }).describe('The console runs: playground turns and live conversation tests, never customer usage'),
+  latencyMethod: z.enum(['exact', 'bucket-upper-bound']).describe('`exact`: percentiles from the turns (short ranges); else the latency bucket upper bounds'),
+});
+
 @ApiTags('console admin')
 @Controller('v1/admin/usage')
 @UseGuards(AdminAuthGuard)
@@ -172,7 +186,8 @@ export class UsageController {
     summary:
       'Totals over the filtered days and agents (same filter as the list): customer turns, llmCalls, tokens, latency percentiles, outcomes; `console`: the playground and live conversation tests, a line of their own',
   })
-  async summary(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<UsageDto & { days: number; console: ConsoleUsageBySource; latencyMethod: 'exact' | 'bucket-upper-bound' }> {
+  @Answers({ status: 200, description: 'Totals over `days` days with usage.', schema: usageSummary })
+  async summary(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<z.infer<typeof usageSummary>> {
     const { where } = parseListQuery(query, usageListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     // The list's filters (tenant, agent, day) read the same on the three roll-ups.

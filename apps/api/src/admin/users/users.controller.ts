@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -80,6 +80,7 @@ export class UsersController {
   }
 
   @Post()
+  @ApiResponse({ status: 409, description: '`already-exists`: a user with this email exists.' })
   @Roles(...USER_MANAGERS)
   @ApiOperation({ summary: 'Create a user with a role and an initial password' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {

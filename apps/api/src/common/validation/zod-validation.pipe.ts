@@ -27,8 +27,9 @@ export function issuesToDetails(issues: z.core.$ZodIssue[], location: Location):
  */
 export class ZodValidationPipe<S extends z.ZodType> implements PipeTransform<unknown, z.output<S>> {
   constructor(
-    private readonly schema: S,
-    private readonly location: Location = 'body',
+    /** Public so the OpenAPI document (apps/api/src/docs) describes exactly what is checked. */
+    readonly schema: S,
+    readonly location: Location = 'body',
   ) {}
 
   transform(value: unknown): z.output<S> {
