@@ -22,6 +22,7 @@ COPY libs/db/package.json libs/db/
 COPY libs/queue/package.json libs/queue/
 COPY libs/webhooks/package.json libs/webhooks/
 COPY libs/outbound/package.json libs/outbound/
+COPY libs/client/package.json libs/client/
 # Only argon2 needs its install script (docs/dependencies.md): it tests the bundled prebuild and
 # compiles from source when that does not load, hence the toolchain in this stage only. The
 # image's npm 10 does not read package.json `allowScripts`, so scripts are skipped explicitly

@@ -113,7 +113,7 @@ describe('the console, inside turns and tools', () => {
       await row.getByRole('cell', { name: 'scripted-model' }).click();
       const details = page.getByTestId('turn-details');
       await details.waitFor();
-      await expect(details.getByTestId('turn-usage').textContent()).resolves.toBe('2 LLM calls · 1,850 tokens in · 62 tokens out');
+      await expect(details.getByTestId('turn-usage').textContent()).resolves.toMatch(/^2 LLM calls · 1,850 tokens in · 62 tokens out · cost \$\d+\.\d{6}$/);
       await expect(details.getByTestId('turn-timing').textContent()).resolves.toContain('Tools 35 ms');
       await expect(details.getByTestId('trace-model').count()).resolves.toBe(2);
       const tool = details.getByTestId('trace-tool');

@@ -73,8 +73,12 @@ export class QueueDepthMetrics implements OnModuleDestroy {
     await Promise.all(
       this.queues.map(async ({ label, queue }) => {
         try {
-          const counts = await withTimeout(queue.getJobCounts(...QUEUE_STATES), QUEUE_COUNT_TIMEOUT_MS, `job counts of ${label}`);
-          out.set(label, Object.fromEntries(QUEUE_STATES.map((s) => [s, counts[s] ?? 0])) as Record<QueueState, number>);
+          const counts = await withTimeout(queue.getJobCounts(...QUEUE_STATES, 'prioritized'), QUEUE_COUNT_TIMEOUT_MS, `job counts of ${label}`);
+          const byState = Object.fromEntries(QUEUE_STATES.map((s) => [s, counts[s] ?? 0])) as Record<QueueState, number>;
+          // Turn jobs carry their tenant's fair-share priority (docs/fairness.md): BullMQ counts
+          // them apart as "prioritized", but they wait all the same.
+          byState.waiting += counts.prioritized ?? 0;
+          out.set(label, byState);
         } catch {
           this.misses.inc({ queue: label });
         }

@@ -2555,6 +2555,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `agent-in-use`: channels still use the agent; `details.channels` lists them. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -4849,6 +4858,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `session-not-taken-over` (the agent has the session: take it over first) or `session-taken-by-other`. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -4882,6 +4900,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `session-taken-by-other`: another operator has taken the session over. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -5078,6 +5105,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `already-exists`: a price of this model from that date exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -5157,6 +5193,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `already-exists`: a price of this model from that date exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -5676,6 +5721,24 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            /** @description `not-found`: no tenant has this id. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `already-exists`: a price of this model from that date exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -5755,6 +5818,15 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            /** @description `already-exists`: a price of this model from that date exists. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -6230,7 +6302,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6259,7 +6331,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One row per channel with turns in the range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -6268,11 +6340,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        id: string;
+                        /** Format: uuid */
+                        channelId: string;
+                        channelName: string;
+                        failedTurns: number;
+                        inputTokens: number;
+                        kind: string;
+                        llmCalls: number;
+                        outputTokens: number;
+                        p50: number | null;
+                        p95: number | null;
+                        turns: number;
                     }[];
                 };
             };
-            400: components["responses"]["BadRequest"];
+            /** @description `range-too-long`: the breakdown reads turns, at most a few days at a time. */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             500: components["responses"]["InternalError"];
@@ -6337,17 +6427,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description Percentiles overall and per day, and how they were computed. */
             200: {
                 headers: {
-                    /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
-                    "Content-Range"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        id: string;
-                    }[];
+                        /** @description The histogram bounds when method is bucket-upper-bound */
+                        readonly bucketBoundsMs?: number[];
+                        byDay: {
+                            day: string;
+                            p50: number;
+                            p95: number;
+                            turns: number;
+                        }[];
+                        /**
+                         * @description `exact`: percentile_cont over the turns; else the roll-up histogram bucket upper bounds
+                         * @enum {string}
+                         */
+                        method: "exact" | "bucket-upper-bound";
+                        p50: number | null;
+                        p95: number | null;
+                        p99: number | null;
+                        turns: number;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

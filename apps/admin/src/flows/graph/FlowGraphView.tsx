@@ -1,7 +1,7 @@
 import '@xyflow/react/dist/style.css';
 import { Box, Chip, Typography } from '@mui/material';
 import { Background, Controls, Handle, MarkerType, Position, ReactFlow, useNodesInitialized, useReactFlow, useStore, type Edge, type Node, type NodeProps } from '@xyflow/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { FlowGraph, GraphNode } from './flow-graph-model';
 import { layoutGraph, NODE_WIDTH, nodeHeight } from './graph-layout';
 
@@ -70,6 +70,24 @@ function FitWhenSized() {
 }
 
 /**
+ * Whether the element has a size now: false while a hidden tab holds it. React Flow measures its
+ * nodes when it mounts, so it is mounted only once its pane is visible (and again if it was hidden).
+ */
+function useHasSize(): [(el: HTMLDivElement | null) => void, boolean] {
+  const [el, setEl] = useState<HTMLDivElement | null>(null);
+  const [sized, setSized] = useState(false);
+  useEffect(() => {
+    if (!el) return;
+    const check = () => setSized(el.clientWidth > 0 && el.clientHeight > 0);
+    check();
+    const observer = new ResizeObserver(check);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [el]);
+  return [setEl, sized];
+}
+
+/**
  * A flow drawn as a graph, laid out automatically, read-only (the form is where it is edited):
  * clicking a step node calls `onSelectStep` with its index, and a trigger node `onSelectTrigger`.
  */
@@ -115,29 +133,33 @@ export default function FlowGraphView({
     [graph],
   );
 
+  const [pane, sized] = useHasSize();
+
   return (
-    <Box data-testid={testId} sx={{ height: '100%', minHeight: 320, width: '100%', border: 1, borderColor: 'divider', borderRadius: 1 }}>
-      <ReactFlow
-        key={shape}
-        nodes={nodes}
-        edges={edges}
-        nodeTypes={NODE_TYPES}
-        fitView
-        fitViewOptions={FIT}
-        minZoom={0.2}
-        nodesDraggable={false}
-        nodesConnectable={false}
-        edgesFocusable={false}
-        onNodeClick={(_, node) => {
-          const n = node.data as GraphNodeData;
-          if (n.kind === 'step' && n.index !== undefined) onSelectStep(n.index);
-          if (n.kind === 'trigger' && n.index !== undefined) onSelectTrigger(n.index);
-        }}
-      >
-        <Background />
-        <Controls showInteractive={false} fitViewOptions={FIT} />
-        <FitWhenSized />
-      </ReactFlow>
+    <Box ref={pane} data-testid={testId} sx={{ height: '100%', minHeight: 320, width: '100%', border: 1, borderColor: 'divider', borderRadius: 1 }}>
+      {sized && (
+        <ReactFlow
+          key={shape}
+          nodes={nodes}
+          edges={edges}
+          nodeTypes={NODE_TYPES}
+          fitView
+          fitViewOptions={FIT}
+          minZoom={0.2}
+          nodesDraggable={false}
+          nodesConnectable={false}
+          edgesFocusable={false}
+          onNodeClick={(_, node) => {
+            const n = node.data as GraphNodeData;
+            if (n.kind === 'step' && n.index !== undefined) onSelectStep(n.index);
+            if (n.kind === 'trigger' && n.index !== undefined) onSelectTrigger(n.index);
+          }}
+        >
+          <Background />
+          <Controls showInteractive={false} fitViewOptions={FIT} />
+          <FitWhenSized />
+        </ReactFlow>
+      )}
     </Box>
   );
 }

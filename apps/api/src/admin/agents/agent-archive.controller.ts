@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Controller, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import { InUseError, ResourceNotFoundError } from '../admin-errors';
@@ -28,6 +28,7 @@ export class AgentArchiveController {
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Archive an agent no channel uses (409 agent-in-use with details.channels [{id, name}] otherwise)' })
+  @ApiResponse({ status: 409, description: '`agent-in-use`: channels still use the agent; `details.channels` lists them.' })
   archive(@CurrentUser() user: AdminUser, @Param('id') id: string) {
     return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);

@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
@@ -51,6 +51,7 @@ export class InboxController {
   @HttpCode(200)
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Take the session over: the agent goes silent for it (409 session-taken-by-other when another operator has it)' })
+  @ApiResponse({ status: 409, description: '`session-taken-by-other`: another operator has taken the session over.' })
   takeOver(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<TakeOverResult> {
     return this.takeOverSession.execute(user, id);
   }
@@ -58,6 +59,7 @@ export class InboxController {
   @Post(':id/replies')
   @Roles(...OPERATORS)
   @ApiOperation({ summary: "Reply to the customer through the session's channel (409 session-not-taken-over while the agent has it)" })
+  @ApiResponse({ status: 409, description: '`session-not-taken-over` (the agent has the session: take it over first) or `session-taken-by-other`.' })
   reply(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(replyBody)) body: ReplyBody): Promise<HumanReplyDto> {
     return this.sendHumanReply.execute(user, id, body);
   }

@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -57,6 +57,7 @@ export class ModelPricesController {
   @Post()
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Add a list price (platform admins only); effectiveFrom defaults to now' })
+  @ApiResponse({ status: 409, description: '`already-exists`: a price of this model from that date exists.' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createPriceBody)) body: CreatePriceBody) {
     try {
       return await this.prisma.$transaction(async (tx) => {
@@ -74,6 +75,7 @@ export class ModelPricesController {
   @Put(':id')
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Correct a list price (platform admins only)' })
+  @ApiResponse({ status: 409, description: '`already-exists`: a price of this model from that date exists.' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updatePriceBody)) body: UpdatePriceBody) {
     try {
       return await this.prisma.$transaction(async (tx) => {

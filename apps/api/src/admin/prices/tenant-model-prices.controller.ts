@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
@@ -69,6 +69,8 @@ export class TenantModelPricesController {
   @Post()
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Set a negotiated price for a tenant (platform admins only); effectiveFrom defaults to now' })
+  @ApiResponse({ status: 409, description: '`already-exists`: a price of this model from that date exists.' })
+  @ApiResponse({ status: 404, description: '`not-found`: no tenant has this id.' })
   async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createTenantPriceBody)) body: z.infer<typeof createTenantPriceBody>) {
     const tenantId = targetTenant(user, body.tenantId);
     try {
@@ -88,6 +90,7 @@ export class TenantModelPricesController {
   @Put(':id')
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Correct a negotiated price (platform admins only)' })
+  @ApiResponse({ status: 409, description: '`already-exists`: a price of this model from that date exists.' })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updatePriceBody)) body: UpdatePriceBody) {
     try {
       return await this.prisma.$transaction(async (tx) => {

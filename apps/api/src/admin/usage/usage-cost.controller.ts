@@ -1,4 +1,4 @@
-import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Controller, Get, Header, Query, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import { z } from 'zod';
@@ -49,6 +49,7 @@ export class UsageCostController {
   @Roles(...READERS)
   @Header('Content-Type', 'text/csv; charset=utf-8')
   @Header('Content-Disposition', 'attachment; filename="switchboard-cost.csv"')
+  @ApiProduces('text/csv')
   @ApiOperation({ summary: 'The cost roll-up as CSV: one line per day, agent, channel, model, flow and step' })
   async export(@CurrentUser() user: AdminUser, @Query(new ZodValidationPipe(exportQuery, 'query')) q: z.infer<typeof exportQuery>): Promise<string> {
     const rows = await this.prisma.usageCostDaily.groupBy({
