@@ -1,7 +1,7 @@
 // Small HTTP helpers for tests that talk to the API process started by globalSetup.
 
-export function apiUrl(path: string): string {
-  const base = process.env.TEST_API_URL;
+export function apiUrl(path: string, baseUrl?: string): string {
+  const base = baseUrl ?? process.env.TEST_API_URL;
   if (!base) throw new Error('TEST_API_URL is not set: globalSetup starts the API.');
   return base + path;
 }
@@ -19,7 +19,7 @@ export interface ApiResponse<T = Json> {
 export async function request<T = Json>(
   method: string,
   path: string,
-  opts: { key?: string; json?: unknown; rawBody?: string; contentType?: string; headers?: Record<string, string> } = {},
+  opts: { key?: string; json?: unknown; rawBody?: string; contentType?: string; headers?: Record<string, string>; /** Another API process than the shared one. */ baseUrl?: string } = {},
 ): Promise<ApiResponse<T>> {
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.key !== undefined) headers.authorization = `Bearer ${opts.key}`;
@@ -31,7 +31,7 @@ export async function request<T = Json>(
   if (opts.rawBody !== undefined) body = opts.rawBody;
   if (opts.contentType !== undefined) headers['content-type'] = opts.contentType;
   const started = Date.now();
-  const res = await fetch(apiUrl(path), { method, headers, body });
+  const res = await fetch(apiUrl(path, opts.baseUrl), { method, headers, body });
   const text = await res.text();
   let parsed: unknown = text;
   try {

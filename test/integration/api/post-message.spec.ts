@@ -3,7 +3,8 @@ import { sessionChannel, turnJobId, type SessionEvent } from '@switchboard/queue
 import type { Queue } from 'bullmq';
 import { Redis } from 'ioredis';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
-import { request } from './http';
+import { startPrivateApi, type PrivateApi } from '../worker/support/private-api';
+import { request as requestAt } from './http';
 import { jobsOfSession, turnsQueue } from './queue-probe';
 
 // jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
@@ -13,16 +14,23 @@ let prisma: PrismaClient;
 let queue: Queue;
 let publisher: Redis;
 let fx: TenantFixture;
+// Its own API and queue: these tests read their jobs and messages as still queued, and the shared
+// queue has workers of other suites (the browser tests) taking its jobs now and then.
+let api: PrivateApi;
+
+const request: typeof requestAt = (method, path, opts = {}) => requestAt(method, path, { ...opts, baseUrl: api.baseUrl });
 
 beforeAll(async () => {
   prisma = testPrisma();
-  queue = turnsQueue();
+  api = await startPrivateApi();
+  queue = turnsQueue(api.queuePrefix);
   publisher = new Redis(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379');
   fx = await createTenantFixture(prisma);
 });
 
 afterAll(async () => {
   await queue.close();
+  await api?.stop();
   publisher.disconnect();
   await prisma.$disconnect();
 });

@@ -1,10 +1,10 @@
 import { QUEUES, redisConnection, type TurnJobData } from '@switchboard/queue';
 import { Queue } from 'bullmq';
 
-/** A BullMQ handle on the run's turns queue (same prefix as the API), to inspect jobs. */
-export function turnsQueue(): Queue<TurnJobData> {
+/** A BullMQ handle on a turns queue (by default the run's, the shared API's prefix), to inspect jobs. */
+export function turnsQueue(prefix = process.env.QUEUE_PREFIX): Queue<TurnJobData> {
   return new Queue<TurnJobData>(QUEUES.turns, {
-    prefix: process.env.QUEUE_PREFIX,
+    prefix,
     connection: redisConnection(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'),
   });
 }
