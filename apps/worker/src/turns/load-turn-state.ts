@@ -44,8 +44,10 @@ export class LoadTurnState {
  * The query behind LoadTurnState. Its cost does not grow with the conversation: the last
  * HISTORY_LIMIT turns come from the ("sessionId", "createdAt") index and their messages, turn by
  * turn (a LATERAL with its own LIMIT, which the planner cannot flatten into a scan of every
- * message of the tenant), from the ("turnId")
- * index, so a session with ten thousand earlier messages reads what a fresh one does.
+ * message of the tenant), from the ("turnId") index. The LATERAL has no tenant filter: its turns
+ * are the session's, itself checked against the tenant, and a filter there can tempt the planner
+ * onto the tenant's index, so a session with ten thousand earlier messages reads what a fresh
+ * one does.
  * Every turn holds at least the inbound it answered, so HISTORY_LIMIT turns always cover the last
  * HISTORY_LIMIT messages. Exported so a test can read its plan.
  */
@@ -62,7 +64,7 @@ export function turnStateQuery(tenantId: string, sessionId: string): Prisma.Sql 
                                 ORDER BY "createdAt" DESC
                                 LIMIT ${HISTORY_LIMIT}) AS t
                          CROSS JOIN LATERAL (SELECT "direction", "text", "seq" FROM "Message"
-                                              WHERE "turnId" = t."id" AND "tenantId" = s."tenantId"
+                                              WHERE "turnId" = t."id"
                                               ORDER BY "direction" DESC, "seq" DESC
                                               LIMIT ${HISTORY_LIMIT}) AS m
                         ORDER BY t."createdAt" DESC, m."direction" DESC, m."seq" DESC
