@@ -5,7 +5,8 @@ import addFormats from 'ajv-formats';
 // OpenAPI document that process serves at /docs-json: the status must be declared for that
 // method and path, and a JSON body must match the declared schema. A mismatch fails the test
 // that made the request (afterEach below). Installed for the whole integration project by
-// jest.config.js (setupFilesAfterEnv); docs/api-contract.md lists what is not checked.
+// jest.config.js (setupFilesAfterEnv); the browser suites feed it what their pages receive
+// (test/browser/support/browser-answers.ts). docs/api-contract.md lists what is not checked.
 
 type Json = Record<string, unknown>;
 interface OpenApiDocument {
@@ -101,7 +102,19 @@ function resolveResponse(document: OpenApiDocument, response: Json): Json {
   return response;
 }
 
-async function check(method: string, url: URL, res: Response, metrics: boolean, origin: string): Promise<string | null> {
+/** One HTTP answer, from `fetch` or from a browser page (test/browser/support/browser-answers.ts). */
+export interface SeenAnswer {
+  status: number;
+  /** The Content-Type header, or null. */
+  contentType: string | null;
+  /**
+   * The body as text, read only when the document declares a JSON schema for it; null when it can
+   * no longer be read (a browser page closed before its answer's body arrived).
+   */
+  text: () => Promise<string | null>;
+}
+
+async function check(method: string, url: URL, res: SeenAnswer, metrics: boolean, origin: string): Promise<string | null> {
   const contract = await contractOf(origin);
   const path = metrics ? url.pathname : url.pathname.replace(/\/+$/, '') || '/';
   // The first template that matches and declares the method (/channels/whatsapp/{id} is GET only,
@@ -123,13 +136,14 @@ async function check(method: string, url: URL, res: Response, metrics: boolean, 
   if (!declared) return `${where}: status ${res.status} is not declared for ${method} ${route.template} (declared: ${Object.keys(operation.responses).join(', ')})`;
   const response = resolveResponse(contract.document, declared);
   const content = response.content as Record<string, { schema?: Json }> | undefined;
-  const type = (res.headers.get('content-type') ?? '').split(';')[0].trim();
+  const type = (res.contentType ?? '').split(';')[0].trim();
   if (!content || res.status === 204 || method === 'HEAD') return null;
   if (!type) return `${where}: no Content-Type, the document declares ${Object.keys(content).join(', ')}`;
   const media = content[type];
   if (!media) return `${where}: Content-Type ${type} is not declared (declared: ${Object.keys(content).join(', ')})`;
   if (type !== 'application/json' || !media.schema) return null;
-  const text = await res.clone().text();
+  const text = await res.text();
+  if (text === null) return null;
   let body: unknown;
   try {
     body = JSON.parse(text);
@@ -147,19 +161,37 @@ async function check(method: string, url: URL, res: Response, metrics: boolean, 
   return `${where}: the body does not match the document: ${problems.join('; ')}\n  body: ${text.slice(0, 500)}`;
 }
 
+/**
+ * Checks one answer when an API process of this run gave it (other origins, CORS preflights and the
+ * docs are skipped); a mismatch is kept for the test's afterEach. Browser suites call it for what
+ * their pages receive.
+ */
+export async function checkAnswer(method: string, url: URL, answer: SeenAnswer): Promise<void> {
+  const api = apiOrigin(url);
+  // OPTIONS is the browsers' CORS preflight, answered by the CORS plugin before any route.
+  if (!api || method === 'OPTIONS' || url.pathname.startsWith('/docs')) return;
+  const problem = await check(method, url, answer, api.metrics, api.origin).catch((err: unknown) => `${method} ${url.pathname}: answer validation failed: ${String(err)}`);
+  if (problem) mismatches.push(problem);
+}
+
 globalThis.fetch = async function validatingFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const res = await originalFetch(input, init);
   const url = new URL(input instanceof Request ? input.url : String(input));
   const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
-  const api = apiOrigin(url);
-  // OPTIONS is the browsers' CORS preflight, answered by the CORS plugin before any route.
-  if (!api || method === 'OPTIONS' || url.pathname.startsWith('/docs')) return res;
-  const problem = await check(method, url, res, api.metrics, api.origin).catch((err: unknown) => `${method} ${url.pathname}: answer validation failed: ${String(err)}`);
-  if (problem) mismatches.push(problem);
+  await checkAnswer(method, url, { status: res.status, contentType: res.headers.get('content-type'), text: () => res.clone().text() });
   return res;
 } as typeof fetch;
 
-afterEach(() => {
+const pending = new Set<Promise<void>>();
+
+/** Checks an answer whose body arrives later (a browser's); the test's afterEach waits for it. */
+export function checkAnswerLater(method: string, url: URL, answer: SeenAnswer): void {
+  const done: Promise<void> = checkAnswer(method, url, answer).finally(() => pending.delete(done));
+  pending.add(done);
+}
+
+afterEach(async () => {
+  await Promise.all([...pending]);
   const found = takeMismatches();
   if (found.length) throw new Error(`The API answered outside its OpenAPI document (docs/api-contract.md):\n- ${found.join('\n- ')}`);
 });

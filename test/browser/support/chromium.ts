@@ -1,14 +1,18 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser } from 'playwright-core';
+import { validateBrowserAnswers } from './browser-answers';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Debian's headless Chromium; never a downloaded browser. */
-export function launchChromium(): Promise<Browser> {
+/**
+ * Debian's headless Chromium; never a downloaded browser. The API's answers its pages receive are
+ * checked against the OpenAPI document (browser-answers.ts).
+ */
+export async function launchChromium(): Promise<Browser> {
   if (!existsSync(CHROMIUM_PATH)) {
     throw new Error(`Chromium is not installed at ${CHROMIUM_PATH}. Run "bash scripts/ensure-chromium.sh" and run the tests again.`);
   }
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
       '--headless',
@@ -21,4 +25,5 @@ export function launchChromium(): Promise<Browser> {
       '--no-first-run',
     ],
   });
+  return validateBrowserAnswers(browser);
 }

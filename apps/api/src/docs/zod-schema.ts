@@ -4,6 +4,16 @@ import { z } from 'zod';
 export type JsonSchema = Record<string, unknown>;
 
 /**
+ * An answer's `z.date()` is what JSON.stringify makes of a Date: an ISO 8601 string. So a handler
+ * returning Prisma rows is typed by the same schema (`z.infer` gives Date) that documents it.
+ */
+function serializedDate(ctx: { zodSchema: unknown; jsonSchema: JsonSchema }): void {
+  if ((ctx.zodSchema as { _zod: { def: { type: string } } })._zod.def.type !== 'date') return;
+  ctx.jsonSchema.type = 'string';
+  ctx.jsonSchema.format = 'date-time';
+}
+
+/**
  * Turns the zod schemas the routes validate with into schemas for the document. Definitions zod
  * puts under `$defs` (recursive or shared parts) move to `components.schemas`, because inside an
  * OpenAPI document `#/$defs/...` would point at the document's root, not at the schema.
@@ -13,7 +23,7 @@ export class ZodSchemaConverter {
 
   /** `io: 'input'`: what a client may send (defaults optional, before transforms). */
   convert(schema: z.ZodType, name: string, io: 'input' | 'output' = 'input'): JsonSchema {
-    const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema;
+    const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', override: io === 'output' ? serializedDate : undefined }) as JsonSchema;
     const { $schema: _dialect, $defs, ...rest } = json;
     const renamed = new Map<string, string>();
     for (const key of Object.keys(($defs as Record<string, JsonSchema> | undefined) ?? {})) {

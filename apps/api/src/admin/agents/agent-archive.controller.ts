@@ -12,6 +12,8 @@ import { recordAudit } from '../common/audit';
 import { isUuid } from '../list-query/filters';
 import { tenantScope } from '../tenant-scope';
 import { agentSelect } from './agent.dto';
+import { Answers } from '../../docs/answer.decorator';
+import { agentRecord, type AgentRecord } from './agent.answers';
 
 /**
  * Archiving keeps an agent's versions, sessions and turns (deleting would need them gone) but
@@ -29,7 +31,8 @@ export class AgentArchiveController {
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Archive an agent no channel uses (409 agent-in-use with details.channels [{id, name}] otherwise)' })
   @ApiResponse({ status: 409, description: '`agent-in-use`: channels still use the agent; `details.channels` lists them.' })
-  archive(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The agent, archived (already archived: unchanged).', schema: agentRecord })
+  archive(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<AgentRecord> {
     return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       if (before.archivedAt) return before;
@@ -50,7 +53,8 @@ export class AgentArchiveController {
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Bring an archived agent back into lists and use' })
-  unarchive(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The agent, back in use (not archived: unchanged).', schema: agentRecord })
+  unarchive(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<AgentRecord> {
     return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       if (!before.archivedAt) return before;

@@ -17,8 +17,10 @@ import { isUuid } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { versionSelect } from './agent.dto';
-import { diffConfigs, normalizedConfig, type ConfigChange } from './config-diff';
+import { diffConfigs, normalizedConfig } from './config-diff';
 import { knownActions } from './agent-references';
+import { Answers } from '../../docs/answer.decorator';
+import { agentVersionRecord, diffAnswer, flowSchemaAnswer, type AgentVersionRecord } from './agent.answers';
 
 const versionsListSpec: ListSpec<Prisma.AgentVersionWhereInput> = {
   resource: 'agent-versions',
@@ -42,7 +44,8 @@ export class AgentVersionsController {
   @Get('agents/:id/versions')
   @Roles(...READERS)
   @ApiOperation({ summary: "An agent's published versions, newest first (config, publishedBy, publishedAt); Content-Range" })
-  async list(@CurrentUser() user: AdminUser, @Param('id') id: string, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of versions; the total is in Content-Range.', schema: z.array(agentVersionRecord) })
+  async list(@CurrentUser() user: AdminUser, @Param('id') id: string, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<AgentVersionRecord[]> {
     const { orderBy, skip, take } = parseListQuery(query, versionsListSpec);
     await this.agent(user, id);
     const where = { agentId: id };
@@ -55,7 +58,8 @@ export class AgentVersionsController {
   @Get('agents/:id/versions/:version')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One published version of an agent' })
-  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('version') version: string) {
+  @Answers({ status: 200, description: 'The version.', schema: agentVersionRecord })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('version') version: string): Promise<AgentVersionRecord> {
     await this.agent(user, id);
     const n = Number(version);
     const row = Number.isSafeInteger(n) ? await this.prisma.agentVersion.findFirst({ where: { agentId: id, version: n }, select: versionSelect }) : null;
@@ -66,11 +70,12 @@ export class AgentVersionsController {
   @Get('agents/:id/diff')
   @Roles(...READERS)
   @ApiOperation({ summary: 'Changes between two versions (?from=1&to=2, to defaults to "draft"), as JSON Pointer paths' })
+  @Answers({ status: 200, description: 'The changes, in document order.', schema: diffAnswer })
   async diff(
     @CurrentUser() user: AdminUser,
     @Param('id') id: string,
     @Query(new ZodValidationPipe(diffQuery, 'query')) query: z.infer<typeof diffQuery>,
-  ): Promise<{ from: number | 'draft'; to: number | 'draft'; changes: ConfigChange[] }> {
+  ): Promise<z.infer<typeof diffAnswer>> {
     const agent = await this.agent(user, id);
     const configOf = async (ref: number | 'draft') => {
       if (ref === 'draft') return agent.config;
@@ -86,7 +91,8 @@ export class AgentVersionsController {
   @ApiResponse({ status: 404, description: '`not-found`: agentId names no agent of this tenant.' })
   @Roles(...READERS)
   @ApiOperation({ summary: "JSON Schema of valid FlowSpecs for an agent's editor (?agentId=): its fields, allowed tools, and the registered actions and conditions as enums" })
-  async flowSchema(@CurrentUser() user: AdminUser, @Query(new ZodValidationPipe(z.strictObject({ agentId: z.string() }), 'query')) query: { agentId: string }) {
+  @Answers({ status: 200, description: 'The JSON Schema.', schema: flowSchemaAnswer })
+  async flowSchema(@CurrentUser() user: AdminUser, @Query(new ZodValidationPipe(z.strictObject({ agentId: z.string() }), 'query')) query: { agentId: string }): Promise<z.infer<typeof flowSchemaAnswer>> {
     const agent = await this.agent(user, query.agentId);
     const config = (agent.config ?? {}) as { fields?: unknown; tools?: unknown };
     const fields = (config.fields && typeof config.fields === 'object' ? config.fields : {}) as FieldsDef;

@@ -32,6 +32,9 @@ import {
 import { PublishAgent, type PublishResult } from './publish-agent.usecase';
 import { publishBody, restoreBody, RestoreVersion, type PublishBody, type RestoreBody } from './restore-version.usecase';
 import { withDraftState } from './draft-state';
+import { z } from 'zod';
+import { Answers } from '../../docs/answer.decorator';
+import { agentRecord, agentWithDraftState, publishAnswer, restoreAnswer, validateAnswer, type AgentRecord, type AgentWithDraftState } from './agent.answers';
 
 const json = (v: unknown) => v as Prisma.InputJsonValue;
 
@@ -49,7 +52,8 @@ export class AgentsController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: 'Agents, simple-REST (sort, range, filter {q, id, tenantId}); total in Content-Range' })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of agents; the total is in Content-Range.', schema: z.array(agentWithDraftState) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<AgentWithDraftState[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, agentsListSpec);
     const scoped = { AND: [tenantScope(user), ...where, ...(showsArchived(where) ? [] : [ARCHIVED_HIDDEN])] };
     const [rows, total] = await adminTransaction(this.prisma, user, async (tx) => {
@@ -62,7 +66,8 @@ export class AgentsController {
   @Get(':id')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One agent with its draft config' })
-  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The agent with its draft config.', schema: agentWithDraftState })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<AgentWithDraftState> {
     return adminTransaction(this.prisma, user, async (tx) => (await withDraftState(tx, [await this.find(user, id, tx)]))[0]);
   }
 
@@ -70,7 +75,8 @@ export class AgentsController {
   @ApiResponse({ status: 422, description: "`flow-configuration`: the configuration's flows do not load (details name the JSON path and the engine's code)." })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create an agent (draft config checked against the AgentConfig schema)' })
-  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createAgentBody)) body: CreateAgentBody) {
+  @Answers({ status: 201, description: 'The new agent (a draft, not published).', schema: agentRecord })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createAgentBody)) body: CreateAgentBody): Promise<AgentRecord> {
     const tenantId = targetTenant(user, body.tenantId);
     return adminTransaction(this.prisma, user, async (tx) => {
       await assertCredentialOfTenant(tx, tenantId, body.config, ['config']);
@@ -88,7 +94,8 @@ export class AgentsController {
   @ApiResponse({ status: 422, description: "`flow-configuration`: the configuration's flows do not load (details name the JSON path and the engine's code)." })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit an agent: name and/or draft config (publish to make it live)' })
-  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateAgentBody)) body: UpdateAgentBody) {
+  @Answers({ status: 200, description: 'The saved agent.', schema: agentWithDraftState })
+  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateAgentBody)) body: UpdateAgentBody): Promise<AgentWithDraftState> {
     return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       await assertCredentialOfTenant(tx, before.tenantId, body.config, ['config']);
@@ -107,7 +114,8 @@ export class AgentsController {
   @ApiResponse({ status: 409, description: '`agent-in-use`: a channel or session uses the agent.' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete an agent that no channel or session uses (409 agent-in-use otherwise)' })
-  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The deleted agent.', schema: agentRecord })
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<AgentRecord> {
     return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       const [channels, sessions] = await Promise.all([tx.channel.count({ where: { agentId: id } }), tx.session.count({ where: { agentId: id } })]);
@@ -128,6 +136,7 @@ export class AgentsController {
     summary:
       'Validate the draft with the engine, run its conversation tests, and publish it as version N+1 with { note?, overrideReason? } (422 flow-configuration with the JSON path, a provider-* code for a base URL the worker would refuse, or 422 publish-blocked-by-tests with the results; an owner may override failing tests with a reason)',
   })
+  @Answers({ status: 200, description: 'Published as the new version, with the tests it ran.', schema: publishAnswer })
   publish(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(publishBody)) body: PublishBody): Promise<PublishResult> {
     if (!isUuid(id)) throw new ResourceNotFoundError('agent', id);
     return this.publishAgent.execute(user, id, body);
@@ -140,12 +149,13 @@ export class AgentsController {
     summary:
       "Make an earlier version's config the draft; with { publish: true, note?, overrideReason? } publish it too, through the same checks and tests as any publish",
   })
+  @Answers({ status: 200, description: 'The version is the draft again (and published, when asked).', schema: restoreAnswer })
   restore(
     @CurrentUser() user: AdminUser,
     @Param('id') id: string,
     @Param('version') version: string,
     @Body(new ZodValidationPipe(restoreBody)) body: RestoreBody,
-  ) {
+  ): Promise<z.infer<typeof restoreAnswer>> {
     if (!isUuid(id)) throw new ResourceNotFoundError('agent', id);
     return this.restoreVersion.execute(user, id, version, body);
   }
@@ -155,7 +165,8 @@ export class AgentsController {
   @HttpCode(200)
   @Roles(...READERS)
   @ApiOperation({ summary: 'Run the publish checks on the draft without publishing: 200 { warnings } or the same 422 as publish' })
-  validate(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The draft loads; what looks like a mistake.', schema: validateAnswer })
+  validate(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<z.infer<typeof validateAnswer>> {
     if (!isUuid(id)) throw new ResourceNotFoundError('agent', id);
     return this.publishAgent.check(user, id);
   }

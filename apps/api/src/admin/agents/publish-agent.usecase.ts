@@ -15,6 +15,8 @@ import { validateForPublish, type PublishCheck } from './validate-for-publish';
 import { PublishGate, type PublishTestSummary } from '../conversation-tests/publish-gate';
 import { FlowConfigurationRejectedError } from './flow-configuration-rejected.error';
 
+import type { PublishAnswer } from './agent.answers';
+
 export { FlowConfigurationRejectedError };
 
 /** What the confirmation sends with a publish. */
@@ -40,16 +42,8 @@ export class ProviderEndpointRejectedError extends UnprocessableError {
   }
 }
 
-export interface PublishResult {
-  agentId: string;
-  version: number;
-  publishedAt: Date;
-  /** Things that run but are probably mistakes (unreachable steps, flows without trigger). */
-  warnings: FlowWarning[];
-  note: string | null;
-  /** The conversation tests run against the draft before it was published. */
-  tests: PublishTestSummary;
-}
+/** A publish's answer (agent.answers.ts): the version, its warnings and the tests it ran. */
+export type PublishResult = PublishAnswer;
 
 /**
  * Validates an agent's draft as the worker's engine would build it and, if it holds together,

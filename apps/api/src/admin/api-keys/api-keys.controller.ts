@@ -14,21 +14,28 @@ import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
 import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
+import { selectOf } from '../common/answer-schemas';
+import { Answers } from '../../docs/answer.decorator';
 import { isUuid, textContainsFilter, uuidFilter } from '../list-query/filters';
 import { FilterValueError, parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 
 /** Everything about a key except its hash. */
-const apiKeySelect = {
-  id: true,
-  tenantId: true,
-  channelId: true,
-  name: true,
-  prefix: true,
-  lastUsedAt: true,
-  revokedAt: true,
-  createdAt: true,
-} as const;
+const apiKeyRecord = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  channelId: z.uuid(),
+  name: z.string(),
+  /** The key's first characters, to tell keys apart; the key itself is never shown again. */
+  prefix: z.string(),
+  lastUsedAt: z.date().nullable(),
+  revokedAt: z.date().nullable(),
+  createdAt: z.date(),
+});
+type ApiKeyRecord = z.infer<typeof apiKeyRecord>;
+const apiKeySelect = selectOf(apiKeyRecord);
+/** Create's answer: the plaintext key, this once. */
+const createdApiKey = apiKeyRecord.extend({ key: z.string().describe('The key (sb_live_...): shown in this answer only.') });
 
 const createApiKeyBody = z.strictObject({
   channelId: z.string().uuid(),
@@ -65,7 +72,8 @@ export class ApiKeysController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: 'API keys (prefix, never the key), simple-REST (filter {channelId, revoked, q})' })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of keys; the total is in Content-Range.', schema: z.array(apiKeyRecord) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<ApiKeyRecord[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, apiKeysListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
@@ -77,7 +85,8 @@ export class ApiKeysController {
   @Get(':id')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One API key (prefix only)' })
-  getOne(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The key, without its secret.', schema: apiKeyRecord })
+  getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ApiKeyRecord> {
     return this.find(user, id);
   }
 
@@ -85,7 +94,8 @@ export class ApiKeysController {
   @ApiResponse({ status: 422, description: '`unknown-channel`: channelId names no channel of this tenant.' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create a key for a channel; the plaintext `key` is in this answer only' })
-  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createApiKeyBody)) body: z.infer<typeof createApiKeyBody>) {
+  @Answers({ status: 201, description: 'The new key, with its plaintext `key` this once.', schema: createdApiKey })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createApiKeyBody)) body: z.infer<typeof createApiKeyBody>): Promise<z.infer<typeof createdApiKey>> {
     return adminTransaction(this.prisma, user, async (tx) => {
       const channel = await tx.channel.findFirst({ where: { id: body.channelId, ...tenantScope(user) }, select: { tenantId: true } });
       if (!channel) throw new UnknownReferenceError('unknown-channel', `channelId "${body.channelId}" names no channel of this tenant.`, ['channelId']);
@@ -102,7 +112,8 @@ export class ApiKeysController {
   @Delete(':id')
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Revoke a key (kept, with revokedAt, so its use stays traceable); idempotent' })
-  async revoke(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The key as revoked (revokedAt set).', schema: apiKeyRecord })
+  async revoke(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ApiKeyRecord> {
     const revoked = await adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       if (before.revokedAt) return before;

@@ -13,6 +13,9 @@ import { redactSecrets } from '../common/audit';
 import { dateBoundFilter, isUuid, textEqualsFilter, uuidFilter } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
+import { z } from 'zod';
+import { Answers } from '../../docs/answer.decorator';
+import { selectOf, storedJson } from '../common/answer-schemas';
 
 const listSpec: ListSpec<Prisma.AuditLogWhereInput> = {
   resource: 'audit-log',
@@ -31,20 +34,25 @@ const listSpec: ListSpec<Prisma.AuditLogWhereInput> = {
   },
 };
 
-const auditSelect = {
-  id: true,
-  tenantId: true,
-  actorUserId: true,
-  actorType: true,
-  action: true,
-  entityType: true,
-  entityId: true,
-  before: true,
-  after: true,
-  requestId: true,
-  createdAt: true,
-  actor: { select: { email: true, name: true } },
-} as const;
+const auditEntry = z.object({
+  id: z.uuid(),
+  /** Null for platform-level actions (creating a tenant). */
+  tenantId: z.uuid().nullable(),
+  actorUserId: z.uuid().nullable(),
+  actorType: z.string().describe('user, api-key or system'),
+  action: z.string().describe('e.g. agent.update, agent.publish, api-key.revoke'),
+  entityType: z.string(),
+  entityId: z.string().nullable(),
+  before: storedJson,
+  after: storedJson,
+  requestId: z.string().nullable(),
+  createdAt: z.date(),
+  /** The user who acted (null for the system or a deleted user). */
+  actor: z.object({ email: z.string(), name: z.string() }).nullable(),
+});
+type AuditEntry = z.infer<typeof auditEntry>;
+
+const auditSelect = { ...selectOf(auditEntry.omit({ actor: true })), actor: { select: { email: true, name: true } } } as const;
 
 /** Who changed what config and when, with before and after (secrets redacted when written). */
 @ApiTags('console admin')
@@ -56,7 +64,8 @@ export class AuditLogController {
   @Get()
   @Roles('platform_admin', 'owner', 'admin', 'operator')
   @ApiOperation({ summary: 'Audit log of config changes, newest first; filter {entityType, entityId, action, actorUserId, createdAt_gte/lte}' })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of entries; the total is in Content-Range.', schema: z.array(auditEntry) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<AuditEntry[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
@@ -68,7 +77,8 @@ export class AuditLogController {
   @Get(':id')
   @Roles('platform_admin', 'owner', 'admin', 'operator')
   @ApiOperation({ summary: 'One audit entry' })
-  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The entry.', schema: auditEntry })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<AuditEntry> {
     const row = isUuid(id) ? await this.prisma.auditLog.findFirst({ where: { id, ...tenantScope(user) }, select: auditSelect }) : null;
     if (!row) throw new ResourceNotFoundError('audit entry', id);
     return redactedOnRead(row);

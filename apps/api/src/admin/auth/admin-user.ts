@@ -1,4 +1,5 @@
-import type { UserRole } from '@switchboard/db';
+import { UserRole } from '@switchboard/db';
+import { z } from 'zod';
 
 /** The logged-in console user, as the guard attaches it to the request. */
 export interface AdminUser {
@@ -14,13 +15,16 @@ export interface AdminUser {
   actingTenantId?: string;
 }
 
-export interface PublicUser {
-  id: string;
-  email: string;
-  name: string;
-  role: UserRole;
-  tenantId: string | null;
-}
+/** The console user as answers show it (login, refresh, /me). */
+export const publicUser = z.object({
+  id: z.uuid(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(UserRole),
+  /** Null only for platform admins. */
+  tenantId: z.uuid().nullable(),
+});
+export type PublicUser = z.infer<typeof publicUser>;
 
 export function toPublicUser(u: AdminUser): PublicUser {
   return { id: u.id, email: u.email, name: u.name, role: u.role, tenantId: u.tenantId };

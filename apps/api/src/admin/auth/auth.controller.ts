@@ -3,12 +3,13 @@ import { Body, Controller, Get, HttpCode, Ip, Post, Req, Res, UseGuards } from '
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AccessTokenService } from './access-token.service';
 import { AdminAuthGuard, bearerTokenOf } from './admin-auth.guard';
-import { toPublicUser, type AdminUser, type PublicUser } from './admin-user';
+import { Answers } from '../../docs/answer.decorator';
+import { publicUser, toPublicUser, type AdminUser, type PublicUser } from './admin-user';
 import { SessionEndedError } from './auth-session-errors';
 import { AuthSessions } from './auth-sessions';
 import { CurrentUser } from './current-user.decorator';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
-import { loginBody, loginResult, LoginUseCase, type LoginBody, type LoginResult } from './login.usecase';
+import { loginAnswer, loginBody, loginResult, LoginUseCase, type LoginBody, type LoginResult } from './login.usecase';
 import { RefreshCookie } from './refresh-cookie';
 import { ALL_ROLES, PublicRoute, Roles } from './roles.decorator';
 
@@ -29,6 +30,7 @@ export class AuthController {
   @HttpCode(200)
   @PublicRoute()
   @ApiOperation({ summary: 'Log in with email and password; answers a 15-minute bearer token and sets the refresh cookie' })
+  @Answers({ status: 200, description: 'Logged in; the refresh cookie (sb_refresh) is set.', schema: loginAnswer })
   async logIn(
     @Body(new ZodValidationPipe(loginBody)) body: LoginBody,
     @Ip() address: string,
@@ -46,6 +48,7 @@ export class AuthController {
   @HttpCode(200)
   @PublicRoute()
   @ApiOperation({ summary: 'Trade the refresh cookie for a new bearer token and a new refresh cookie (the old one is spent)' })
+  @Answers({ status: 200, description: 'A new access token; the refresh cookie is replaced.', schema: loginAnswer })
   async refresh(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<LoginResult> {
     try {
       const { user, next } = await this.sessions.rotate(this.cookie.read(request));
@@ -73,6 +76,7 @@ export class AuthController {
   @Get('me')
   @Roles(...ALL_ROLES)
   @ApiOperation({ summary: 'The logged-in console user' })
+  @Answers({ status: 200, description: 'The user the access token belongs to.', schema: publicUser })
   me(@CurrentUser() user: AdminUser): PublicUser {
     return toPublicUser(user);
   }

@@ -5,7 +5,7 @@ import { InvalidCredentialsError } from '../admin-errors';
 import { AccessTokenService, ACCESS_TOKEN_TTL_SECONDS } from './access-token.service';
 import { AuthSessions, type IssuedRefresh } from './auth-sessions';
 import { LoginThrottle } from './login-throttle';
-import { canUseConsole, toPublicUser, type PublicUser } from './admin-user';
+import { canUseConsole, publicUser, toPublicUser, type PublicUser } from './admin-user';
 import { decoyPasswordHash, verifyPassword } from './password';
 
 export const loginBody = z.strictObject({
@@ -16,12 +16,14 @@ export const loginBody = z.strictObject({
 export type LoginBody = z.infer<typeof loginBody>;
 
 /** The JSON answer of login and refresh. The refresh token travels only in its cookie. */
-export interface LoginResult {
-  accessToken: string;
-  tokenType: 'Bearer';
-  expiresIn: number;
-  user: PublicUser;
-}
+export const loginAnswer = z.object({
+  accessToken: z.string(),
+  tokenType: z.literal('Bearer'),
+  /** Seconds the access token is valid for. */
+  expiresIn: z.number().int(),
+  user: publicUser,
+});
+export type LoginResult = z.infer<typeof loginAnswer>;
 
 /** What login and refresh hand the controller: the JSON answer and the refresh token for the cookie. */
 export interface IssuedLogin {

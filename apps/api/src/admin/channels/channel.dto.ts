@@ -1,7 +1,8 @@
-import type { Prisma } from '@switchboard/db';
+import { ChannelKind, type Prisma } from '@switchboard/db';
 import { maskUrlCredentials } from '@switchboard/outbound';
 import { ADAPTER_KINDS, adapterKindOfUrl, DEFAULT_SECRET_GRACE_SECONDS, MAX_SECRET_GRACE_SECONDS } from '@switchboard/webhooks';
 import { z } from 'zod';
+import { storedJson } from '../common/answer-schemas';
 import { textContainsFilter, uuidFilter } from '../list-query/filters';
 import type { ListSpec } from '../list-query/list-query';
 
@@ -24,14 +25,51 @@ export const channelColumns = {
 
 type ChannelRow = Prisma.ChannelGetPayload<{ select: typeof channelColumns }>;
 
-export interface ChannelDto extends Omit<ChannelRow, 'webhookSecretEncrypted' | 'secretsEncrypted'> {
+/** A channel as answers show it: never its secrets, only whether they are set. */
+export const channelRecord = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  agentId: z.uuid(),
+  name: z.string(),
+  kind: z.enum(ChannelKind),
+  settings: storedJson.describe("The kind's settings (a widget's looks and origins, a platform's non-secret options)."),
+  /** A widget's public id (the embed snippet's), null for other kinds. */
+  publicId: z.string().nullable(),
+  /** Where replies are POSTed; null for none, and for a platform channel (its adapter sends them). */
+  webhookUrl: z.string().nullable(),
   /** A platform channel (Telegram, ...): whether its credentials are stored; they are never returned. */
-  hasSecrets: boolean;
+  hasSecrets: z.boolean(),
   /** Whether a signing secret is set; the secret itself is shown once, on create or rotation. */
-  hasWebhookSecret: boolean;
+  hasWebhookSecret: z.boolean(),
   /** Until when deliveries are also signed with the secret before the last rotation; null when not. */
-  webhookSecretPreviousExpiresAt: Date | null;
-}
+  webhookSecretPreviousExpiresAt: z.date().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type ChannelDto = z.infer<typeof channelRecord>;
+
+/** What the console pastes into a platform after a create or an edit of its credentials. */
+export const platformSetup = z.object({
+  /** The URL the platform calls (Chatwoot's carries its secret: keep it private). */
+  inboundUrl: z.string(),
+  /** True when Switchboard registered the webhook at the platform itself (Telegram's setWebhook). */
+  webhookRegistered: z.boolean(),
+  /** WhatsApp: the verify token to paste beside the callback URL. */
+  verifyToken: z.string().optional(),
+});
+
+/** Create: the signing secret, this once (and a platform channel's setup). */
+export const createdChannel = channelRecord.extend({ webhookSecret: z.string().describe('The webhook signing secret (whsec_...): shown in this answer only.'), platform: platformSetup.optional() });
+export const updatedChannel = channelRecord.extend({ platform: platformSetup.optional() });
+export const deletedChannel = channelRecord.extend({
+  /** A platform channel: whether its webhook was removed at the platform. */
+  platform: z.object({ ok: z.boolean(), error: z.string().optional() }).optional(),
+});
+export const rotatedSecret = z.object({
+  id: z.uuid(),
+  webhookSecret: z.string().describe('The new signing secret: shown in this answer only.'),
+  webhookSecretPreviousExpiresAt: z.date().nullable(),
+});
 
 export function toChannelDto({ webhookSecretEncrypted, webhookSecretPreviousExpiresAt, secretsEncrypted, ...rest }: ChannelRow): ChannelDto {
   const now = new Date();

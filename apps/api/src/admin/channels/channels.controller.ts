@@ -22,8 +22,13 @@ import { parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import {
   channelColumns,
+  channelRecord,
   channelsListSpec,
   createChannelBody,
+  createdChannel,
+  deletedChannel,
+  rotatedSecret,
+  updatedChannel,
   rotateSecretBody,
   toChannelDto,
   updateChannelBody,
@@ -32,7 +37,9 @@ import {
   type RotateSecretBody,
   type UpdateChannelBody,
 } from './channel.dto';
-import { SendTestDelivery, type TestDeliveryAnswer } from './test-delivery.usecase';
+import { SendTestDelivery, testDeliveryAnswer, type TestDeliveryAnswer } from './test-delivery.usecase';
+import { z } from 'zod';
+import { Answers } from '../../docs/answer.decorator';
 import { ApiKeyCache } from '../../channel-auth/api-key-cache';
 import { ENV } from '../../config/env.module';
 import { WidgetChannels } from '../../widget/widget-channels';
@@ -62,7 +69,8 @@ export class ChannelsController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: 'Channels, simple-REST (filter {agentId, q, id, tenantId}); total in Content-Range' })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of channels; the total is in Content-Range.', schema: z.array(channelRecord) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<ChannelDto[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, channelsListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
@@ -74,6 +82,7 @@ export class ChannelsController {
   @Get(':id')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One channel (never its signing secret)' })
+  @Answers({ status: 200, description: 'The channel (no secrets).', schema: channelRecord })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ChannelDto> {
     return toChannelDto(await this.find(user, id));
   }
@@ -83,7 +92,8 @@ export class ChannelsController {
   @ApiResponse({ status: 502, description: "`channel-setup-failed`: the platform refused the channel's setup (e.g. Telegram's setWebhook)." })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create a channel for an agent; answers its webhook signing secret once (webhookSecret)' })
-  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody, @Req() req: FastifyRequest) {
+  @Answers({ status: 201, description: 'The new channel, with its signing secret this once.', schema: createdChannel })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createChannelBody)) body: CreateChannelBody, @Req() req: FastifyRequest): Promise<z.infer<typeof createdChannel>> {
     const tenantId = targetTenant(user, body.tenantId);
     refuseUrlCredentials(body.webhookUrl, 'webhookUrl', WEBHOOK_CREDENTIAL_FIX);
     const secret = newWebhookSecret();
@@ -120,12 +130,13 @@ export class ChannelsController {
   @ApiResponse({ status: 502, description: "`channel-setup-failed`: the platform refused the channel's setup (e.g. Telegram's setWebhook)." })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit a channel: name, agent, webhook URL' })
+  @Answers({ status: 200, description: 'The saved channel (and a platform\'s setup, when its credentials changed).', schema: updatedChannel })
   async update(
     @CurrentUser() user: AdminUser,
     @Param('id') id: string,
     @Body(new ZodValidationPipe(updateChannelBody)) body: UpdateChannelBody,
     @Req() req: FastifyRequest,
-  ) {
+  ): Promise<z.infer<typeof updatedChannel>> {
     refuseUrlCredentials(body.webhookUrl, 'webhookUrl', WEBHOOK_CREDENTIAL_FIX);
     const updated = await adminTransaction(this.prisma, user, async (tx) => {
       const row = await this.find(user, id, tx);
@@ -166,7 +177,8 @@ export class ChannelsController {
     summary:
       'Replace the webhook signing secret; the new one is in this answer only. The old one keeps signing beside it for `graceSeconds` (default 86400, 0 = not at all, at most 604800)',
   })
-  async rotateSecret(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(rotateSecretBody)) body: RotateSecretBody) {
+  @Answers({ status: 200, description: 'The new secret, this once.', schema: rotatedSecret })
+  async rotateSecret(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(rotateSecretBody)) body: RotateSecretBody): Promise<z.infer<typeof rotatedSecret>> {
     return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       const secret = newWebhookSecret();
@@ -202,6 +214,7 @@ export class ChannelsController {
     summary:
       "Send a signed `webhook.test` event to the channel's webhook URL from a worker (outbound guard included) and answer what the receiver said; 409 channel-has-no-webhook without a URL",
   })
+  @Answers({ status: 200, description: 'What the receiver answered, or why no answer came (`ok: false`).', schema: testDeliveryAnswer })
   testDelivery(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<TestDeliveryAnswer> {
     return this.testDeliveries.run(user, id);
   }
@@ -209,7 +222,8 @@ export class ChannelsController {
   @Delete(':id')
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete a channel with its keys, sessions and messages' })
-  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ChannelDto & { platform?: { ok: boolean; error?: string } }> {
+  @Answers({ status: 200, description: 'The deleted channel.', schema: deletedChannel })
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<z.infer<typeof deletedChannel>> {
     const found = toChannelDto(await this.find(user, id));
     // The platform stops calling before the channel goes (Telegram's deleteWebhook).
     const platform = this.platforms.isPlatform(found.kind) ? await this.platforms.disconnect(found.kind, found.tenantId, id) : undefined;

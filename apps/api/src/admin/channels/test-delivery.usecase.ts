@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PrismaService } from '@switchboard/db';
 import type { WebhookTestResult } from '@switchboard/queue';
 import { WEBHOOK_TIMEOUT_MS } from '@switchboard/webhooks';
+import { z } from 'zod';
 import { ResourceNotFoundError } from '../admin-errors';
 import type { AdminUser } from '../auth/admin-user';
 import { adminTransaction } from '../common/admin-transaction';
@@ -15,7 +16,24 @@ import { TestDeliveryQueue } from './test-delivery.queue';
 /** Time a worker gets beyond the receiver's own time limit to pick the job up and answer. */
 export const TEST_DELIVERY_GRACE_MS = 5000;
 
-export type TestDeliveryAnswer = WebhookTestResult & { channelId: string; url: string };
+const where = { channelId: z.uuid(), url: z.string().describe("The webhook URL, without credentials.") };
+/** What the receiver answered (any status), or why no answer came. */
+export const testDeliveryAnswer = z.discriminatedUnion('ok', [
+  z.object({
+    ...where,
+    ok: z.literal(true),
+    /** The `webhook-id` (and `deliveryId`) the test event carried. */
+    webhookId: z.string(),
+    status: z.number().int(),
+    headers: z.record(z.string(), z.string()),
+    /** The receiver's body, cut at a display cap. */
+    body: z.string(),
+    truncated: z.boolean(),
+    ms: z.number(),
+  }),
+  z.object({ ...where, ok: z.literal(false), webhookId: z.string(), error: z.object({ code: z.string(), message: z.string() }), ms: z.number() }),
+]);
+export type TestDeliveryAnswer = z.infer<typeof testDeliveryAnswer> & WebhookTestResult;
 
 /**
  * A console test delivery: a worker (the component that makes real deliveries, with the secrets

@@ -15,6 +15,9 @@ import {
   type RunTestBody,
   type UpdateTestBody,
 } from './conversation-tests.service';
+import { Answers } from '../../docs/answer.decorator';
+import { conversationTestRecord, testRunAnswer, type ConversationTestRecord } from './conversation-test.answers';
+import { z } from 'zod';
 
 /** An agent's conversation tests (docs/conversation-tests.md): publishing runs them all. */
 @ApiTags('console admin')
@@ -26,7 +29,8 @@ export class ConversationTestsController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: "The agent's conversation tests, oldest first, each with its last run" })
-  list(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The tests, oldest first.', schema: z.array(conversationTestRecord) })
+  list(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ConversationTestRecord[]> {
     return this.tests.list(user, id);
   }
 
@@ -36,7 +40,8 @@ export class ConversationTestsController {
     summary:
       'Save a conversation as a test: { name, from: { playgroundId } | { sessionId }, expect: [[...per message]], mode: "replay" | "live" }. A transcript is recorded by running its messages once on the version the session ran.',
   })
-  create(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(createTestBody)) body: CreateTestBody) {
+  @Answers({ status: 201, description: 'The saved test.', schema: conversationTestRecord })
+  create(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(createTestBody)) body: CreateTestBody): Promise<ConversationTestRecord> {
     return this.tests.create(user, id, body);
   }
 
@@ -48,33 +53,37 @@ export class ConversationTestsController {
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Run every test of the agent against { target: "draft" | "unsaved" | <version>, config? }' })
-  runAll(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(runTestBody)) body: RunTestBody) {
+  @Answers({ status: 200, description: 'Whether every test passed, and each result.', schema: testRunAnswer })
+  runAll(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(runTestBody)) body: RunTestBody): Promise<z.infer<typeof testRunAnswer>> {
     return this.tests.run(user, id, body);
   }
 
   @Get(':testId')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One conversation test' })
-  get(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('testId') testId: string) {
+  @Answers({ status: 200, description: 'The test.', schema: conversationTestRecord })
+  get(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('testId') testId: string): Promise<ConversationTestRecord> {
     return this.tests.get(user, id, testId);
   }
 
   @Put(':testId')
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: "Edit a test's name, mode or per-message expectations (the messages and the recording stay)" })
+  @Answers({ status: 200, description: 'The edited test.', schema: conversationTestRecord })
   update(
     @CurrentUser() user: AdminUser,
     @Param('id') id: string,
     @Param('testId') testId: string,
     @Body(new ZodValidationPipe(updateTestBody)) body: UpdateTestBody,
-  ) {
+  ): Promise<ConversationTestRecord> {
     return this.tests.update(user, id, testId, body);
   }
 
   @Delete(':testId')
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete a conversation test' })
-  remove(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('testId') testId: string) {
+  @Answers({ status: 200, description: 'The deleted test.', schema: conversationTestRecord })
+  remove(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('testId') testId: string): Promise<ConversationTestRecord> {
     return this.tests.remove(user, id, testId);
   }
 
@@ -86,12 +95,13 @@ export class ConversationTestsController {
   @HttpCode(200)
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Run one test against { target: "draft" | "unsaved" | <version>, config? }' })
+  @Answers({ status: 200, description: 'Whether the test passed, and its result.', schema: testRunAnswer })
   runOne(
     @CurrentUser() user: AdminUser,
     @Param('id') id: string,
     @Param('testId') testId: string,
     @Body(new ZodValidationPipe(runTestBody)) body: RunTestBody,
-  ) {
+  ): Promise<z.infer<typeof testRunAnswer>> {
     return this.tests.run(user, id, body, testId);
   }
 }

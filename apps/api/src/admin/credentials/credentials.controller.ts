@@ -20,25 +20,30 @@ import { targetTenant } from '../common/tenant-target';
 import { enumFilter, isUuid, textContainsFilter, uuidFilter } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
-
-/** What the API shows of a credential: never the secret, at most its last 4 characters. */
-const credentialSelect = {
-  id: true,
-  tenantId: true,
-  name: true,
-  kind: true,
-  baseURL: true,
-  secretLast4: true,
-  createdAt: true,
-  updatedAt: true,
-} as const;
+import { Answers } from '../../docs/answer.decorator';
+import { selectOf } from '../common/answer-schemas';
 
 // The API speaks the agent config's provider kinds; the database enum spells one differently.
 const KINDS = ['openai', 'gemini', 'openai-compatible'] as const;
+
+/** What the API shows of a credential: never the secret, at most its last 4 characters. */
+const credentialRecord = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  name: z.string(),
+  kind: z.enum(KINDS),
+  /** An OpenAI-compatible server's URL; null for the provider's own. */
+  baseURL: z.string().nullable(),
+  secretLast4: z.string(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+type CredentialRecord = z.infer<typeof credentialRecord>;
+const credentialSelect = selectOf(credentialRecord);
 const toDbKind = (k: (typeof KINDS)[number]): ProviderKind => (k === 'openai-compatible' ? 'openai_compatible' : k);
 const fromDbKind = (k: ProviderKind) => (k === 'openai_compatible' ? 'openai-compatible' : k);
 type CredentialRow = Prisma.ProviderCredentialGetPayload<{ select: typeof credentialSelect }>;
-const toDto = (row: CredentialRow) => ({ ...row, kind: fromDbKind(row.kind) });
+const toDto = (row: CredentialRow): CredentialRecord => ({ ...row, kind: fromDbKind(row.kind) });
 
 const name = z.string().trim().min(1).max(200);
 const baseURL = z.string().url().max(2000).nullable().optional();
@@ -85,7 +90,8 @@ export class CredentialsController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: 'Provider credentials (name, kind, last 4 characters; never the secret)' })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of credentials (no secrets); the total is in Content-Range.', schema: z.array(credentialRecord) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<CredentialRecord[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
@@ -97,7 +103,8 @@ export class CredentialsController {
   @Get(':id')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One provider credential (never the secret)' })
-  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The credential (last 4 characters of the secret at most).', schema: credentialRecord })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<CredentialRecord> {
     return toDto(await this.find(user, id));
   }
 
@@ -106,7 +113,8 @@ export class CredentialsController {
   @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Store a provider key (encrypted; write-only)' })
-  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {
+  @Answers({ status: 201, description: 'The stored credential (the secret is never answered).', schema: credentialRecord })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>): Promise<CredentialRecord> {
     const tenantId = targetTenant(user, body.tenantId);
     refuseUrlCredentials(body.baseURL, 'baseURL', PROVIDER_CREDENTIAL_FIX);
     try {
@@ -136,7 +144,8 @@ export class CredentialsController {
   @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Rename, change baseURL, or replace the secret of a credential' })
-  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {
+  @Answers({ status: 200, description: 'The saved credential.', schema: credentialRecord })
+  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>): Promise<CredentialRecord> {
     refuseUrlCredentials(body.baseURL, 'baseURL', PROVIDER_CREDENTIAL_FIX);
     try {
       return await adminTransaction(this.prisma, user, async (tx) => {
@@ -174,7 +183,8 @@ export class CredentialsController {
   @ApiResponse({ status: 409, description: '`credential-in-use`: an agent draft uses it.' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete a credential no agent draft uses (409 credential-in-use otherwise)' })
-  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The deleted credential.', schema: credentialRecord })
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<CredentialRecord> {
     return adminTransaction(this.prisma, user, async (tx) => {
       const before = toDto(await this.find(user, id, tx));
       const users = await tx.agent.findMany({
