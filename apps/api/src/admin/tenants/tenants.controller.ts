@@ -14,6 +14,7 @@ import { listReply } from '../common/list-reply';
 import { isUniqueViolation } from '../common/prisma-errors';
 import { isUuid, textContainsFilter, textEqualsFilter, uuidFilter } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
+import { Answers } from '../../docs/answer.decorator';
 
 const tenantSelect = {
   id: true,
@@ -28,8 +29,25 @@ const tenantSelect = {
 } as const;
 type TenantRow = Prisma.TenantGetPayload<{ select: typeof tenantSelect }>;
 
+/** A tenant as answers show it. */
+const tenantRecord = z.object({
+  id: z.uuid(),
+  name: z.string(),
+  slug: z.string(),
+  /** LLM calls a month; null = no quota. */
+  monthlyLlmCallQuota: z.number().int().nullable(),
+  /** Tokens a month; null = no quota. */
+  monthlyTokenQuota: z.number().int().nullable(),
+  /** Its share of the turn queue against other tenants (1-100). */
+  queueWeight: z.number().int(),
+  monthlyBudget: z.string().nullable().describe('USD a month as an exact decimal string ("250.000000"); null = no budget (docs/cost.md).'),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+type TenantRecord = z.infer<typeof tenantRecord>;
+
 /** Quotas are BIGINT columns; JSON has no bigint, and quotas fit a double exactly. */
-const toDto = ({ monthlyBudgetMicros, ...t }: TenantRow) => ({
+const toDto = ({ monthlyBudgetMicros, ...t }: TenantRow): TenantRecord => ({
   ...t,
   monthlyLlmCallQuota: t.monthlyLlmCallQuota === null ? null : Number(t.monthlyLlmCallQuota),
   monthlyTokenQuota: t.monthlyTokenQuota === null ? null : Number(t.monthlyTokenQuota),
@@ -88,7 +106,8 @@ export class TenantsController {
   @Get()
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Tenants (platform admins only), simple-REST' })
-  async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of tenants; the total is in Content-Range.', schema: z.array(tenantRecord) })
+  async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<TenantRecord[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, tenantsListSpec);
     const [rows, total] = await this.prisma.$transaction([
       this.prisma.tenant.findMany({ where: { AND: where }, orderBy, skip, take, select: tenantSelect }),
@@ -100,7 +119,8 @@ export class TenantsController {
   @Get(':id')
   @Roles('platform_admin')
   @ApiOperation({ summary: 'One tenant (platform admins only)' })
-  async getOne(@Param('id') id: string) {
+  @Answers({ status: 200, description: 'The tenant.', schema: tenantRecord })
+  async getOne(@Param('id') id: string): Promise<TenantRecord> {
     return toDto(await this.find(id));
   }
 
@@ -108,7 +128,8 @@ export class TenantsController {
   @ApiResponse({ status: 409, description: '`already-exists`: a tenant with this slug exists.' })
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Create a tenant (platform admins only)' })
-  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {
+  @Answers({ status: 201, description: 'The new tenant.', schema: tenantRecord })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>): Promise<TenantRecord> {
     try {
       return await this.prisma.$transaction(async (tx) => {
         const row = toDto(await tx.tenant.create({ data: { ...tenantData(body), name: body.name, slug: body.slug }, select: tenantSelect }));
@@ -125,7 +146,8 @@ export class TenantsController {
   @ApiResponse({ status: 409, description: '`already-exists`: a tenant with this slug exists.' })
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Rename a tenant, change its slug, its monthly quotas or its queue weight (platform admins only)' })
-  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {
+  @Answers({ status: 200, description: 'The saved tenant.', schema: tenantRecord })
+  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>): Promise<TenantRecord> {
     try {
       return await this.prisma.$transaction(async (tx) => {
         const before = toDto(await this.find(id, tx));
@@ -142,7 +164,8 @@ export class TenantsController {
   @Delete(':id')
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Delete a tenant and everything it owns (platform admins only)' })
-  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The deleted tenant.', schema: tenantRecord })
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<TenantRecord> {
     return this.prisma.$transaction(async (tx) => {
       const before = toDto(await this.find(id, tx));
       // Agents are RESTRICTed by their channels, sessions and turns: remove those first, then

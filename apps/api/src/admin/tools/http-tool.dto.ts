@@ -2,6 +2,7 @@ import Ajv from 'ajv';
 import type { Prisma } from '@switchboard/db';
 import { maskUrlCredentials } from '@switchboard/outbound';
 import { z } from 'zod';
+import { httpToolRecord } from './tool.answers';
 
 const ajv = new Ajv({ strict: false });
 
@@ -92,11 +93,7 @@ export const httpToolColumns = {
 } as const;
 export type HttpToolRow = Prisma.ToolDefinitionGetPayload<{ select: typeof httpToolColumns }>;
 
-export interface HttpToolDto extends Omit<HttpToolRow, 'secretHeadersEncrypted'> {
-  kind: 'http';
-  /** Names of the secret headers; their values are write-only. */
-  secretHeaderNames: string[];
-}
+export type HttpToolDto = z.infer<typeof httpToolRecord>;
 
 /** `secretHeaderNames` is read from the decrypted map by the caller (names are not secret). */
 export function toHttpToolDto({ secretHeadersEncrypted: _, ...row }: HttpToolRow, secretHeaderNames: string[]): HttpToolDto {

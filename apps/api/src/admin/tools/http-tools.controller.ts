@@ -16,6 +16,9 @@ import { tenantScope } from '../tenant-scope';
 import { createHttpToolBody, httpToolColumns, updateHttpToolBody, type CreateHttpToolBody, type HttpToolDto, type UpdateHttpToolBody } from './http-tool.dto';
 import { HttpToolsService } from './http-tools.service';
 import { HttpToolTestCall, httpToolTestBody, type HttpToolTestAnswer, type HttpToolTestBody } from './http-tool-test.usecase';
+import { Answers } from '../../docs/answer.decorator';
+import { httpToolRecord, httpToolTestAnswer } from './tool.answers';
+import { z } from 'zod';
 
 const listSpec: ListSpec<Prisma.ToolDefinitionWhereInput> = {
   resource: 'http-tools',
@@ -45,7 +48,8 @@ export class HttpToolsController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: 'HTTP tools, simple-REST; secret header values never shown (secretHeaderNames only)' })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of HTTP tools; the total is in Content-Range.', schema: z.array(httpToolRecord) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<HttpToolDto[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
@@ -57,6 +61,7 @@ export class HttpToolsController {
   @Get(':id')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One HTTP tool' })
+  @Answers({ status: 200, description: 'The HTTP tool (secret header names, never values).', schema: httpToolRecord })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<HttpToolDto> {
     return this.tools.toDto(await this.tools.find(user, id));
   }
@@ -66,7 +71,8 @@ export class HttpToolsController {
   @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Create an HTTP tool (parameters must be a JSON Schema object)' })
-  create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createHttpToolBody)) body: CreateHttpToolBody) {
+  @Answers({ status: 201, description: 'The new HTTP tool.', schema: httpToolRecord })
+  create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createHttpToolBody)) body: CreateHttpToolBody): Promise<HttpToolDto> {
     return this.tools.create(user, body);
   }
 
@@ -74,7 +80,8 @@ export class HttpToolsController {
   @ApiResponse({ status: 422, description: '`url-credentials-not-allowed`: a URL carries a user name or password (details name the field).' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Edit an HTTP tool; secretHeaders, when sent, replaces all secret headers' })
-  update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateHttpToolBody)) body: UpdateHttpToolBody) {
+  @Answers({ status: 200, description: 'The saved HTTP tool.', schema: httpToolRecord })
+  update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateHttpToolBody)) body: UpdateHttpToolBody): Promise<HttpToolDto> {
     return this.tools.update(user, id, body);
   }
 
@@ -88,6 +95,7 @@ export class HttpToolsController {
     summary:
       'Test call: a worker calls the endpoint with these arguments (secret headers and SSRF guard included) and the answer comes back: status, headers, capped body, or the tool error. 422 invalid-tool-arguments, 504 http-tool-test-timeout when no worker answers',
   })
+  @Answers({ status: 200, description: 'What the endpoint answered, or why it did not (`ok: false`).', schema: httpToolTestAnswer })
   test(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(httpToolTestBody)) body: HttpToolTestBody): Promise<HttpToolTestAnswer> {
     return this.testCall.run(user, id, body);
   }
@@ -96,7 +104,8 @@ export class HttpToolsController {
   @ApiResponse({ status: 409, description: '`tool-in-use`: an agent allows it.' })
   @Roles(...CONFIG_WRITERS)
   @ApiOperation({ summary: 'Delete an HTTP tool no agent allows (409 tool-in-use otherwise)' })
-  remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The deleted HTTP tool.', schema: httpToolRecord })
+  remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<HttpToolDto> {
     return this.tools.remove(user, id);
   }
 }

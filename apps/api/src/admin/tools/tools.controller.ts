@@ -15,24 +15,11 @@ import { tenantScope } from '../tenant-scope';
 import { HttpToolsService } from './http-tools.service';
 import { agentsUsingTools, type AgentRef } from './used-by';
 import { maskUrlCredentials } from '@switchboard/outbound';
+import { Answers } from '../../docs/answer.decorator';
+import { toolRecord, type ToolRecord } from './tool.answers';
+import { z } from 'zod';
 
-/** One tool an agent may allow: a worker code tool (shared) or a tenant's HTTP tool. */
-export interface ToolDto {
-  id: string;
-  kind: 'code' | 'http';
-  toolId: string;
-  /** Null for code tools, which every tenant may use. */
-  tenantId: string | null;
-  description: string;
-  parameters: unknown;
-  readOnly: boolean;
-  destructive: boolean;
-  /** Agents whose draft allow-list names the tool. */
-  usedBy: AgentRef[];
-  /** HTTP tools only. */
-  url?: string;
-  method?: string;
-}
+type ToolDto = ToolRecord;
 
 type Predicate = (t: ToolDto) => boolean;
 const text = (v: unknown): string => {
@@ -83,7 +70,8 @@ export class ToolsController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: 'Code and HTTP tools with the agents using each; filter {kind, q, toolId, id}; Content-Range' })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of tools (code and HTTP); the total is in Content-Range.', schema: z.array(toolRecord) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<ToolDto[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, toolsListSpec);
     const all = (await this.allTools(user)).filter((t) => where.every((p) => p(t)));
     all.sort((a, b) => {
@@ -100,6 +88,7 @@ export class ToolsController {
   @Get(':id')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One code or HTTP tool' })
+  @Answers({ status: 200, description: 'The tool.', schema: toolRecord })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ToolDto> {
     const tool = isUuid(id) ? (await this.allTools(user)).find((t) => t.id === id) : undefined;
     if (!tool) throw new ResourceNotFoundError('tool', id);

@@ -1,6 +1,6 @@
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
-import { PrismaService, type Prisma } from '@switchboard/db';
+import { PrismaService, UserRole, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { BadRequestError } from '../../common/errors';
@@ -21,9 +21,25 @@ import { enumFilter, isUuid, textContainsFilter, uuidFilter } from '../list-quer
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { assertMayManage, SelfChangeError } from './role-rules';
+import { Answers } from '../../docs/answer.decorator';
+import { selectOf } from '../common/answer-schemas';
 
 /** Never the password hash. */
-const userSelect = { id: true, tenantId: true, email: true, name: true, role: true, disabledAt: true, createdAt: true, updatedAt: true } as const;
+/** A console user as answers show it (never the password hash). */
+const userRecord = z.object({
+  id: z.uuid(),
+  /** Null for platform admins. */
+  tenantId: z.uuid().nullable(),
+  email: z.string(),
+  name: z.string(),
+  role: z.enum(UserRole),
+  /** Set when the account may no longer log in. */
+  disabledAt: z.date().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+type UserRecord = z.infer<typeof userRecord>;
+const userSelect = selectOf(userRecord);
 
 const ROLES = ['platform_admin', 'owner', 'admin', 'operator', 'viewer'] as const;
 const password = z.string().min(MIN_PASSWORD_LENGTH).max(1024);
@@ -63,7 +79,8 @@ export class UsersController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: "Users of the tenant (all for platform admins), simple-REST; never password hashes" })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of users; the total is in Content-Range.', schema: z.array(userRecord) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<UserRecord[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
@@ -75,7 +92,8 @@ export class UsersController {
   @Get(':id')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One user' })
-  getOne(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The user.', schema: userRecord })
+  getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<UserRecord> {
     return this.find(user, id);
   }
 
@@ -83,7 +101,8 @@ export class UsersController {
   @ApiResponse({ status: 409, description: '`already-exists`: a user with this email exists.' })
   @Roles(...USER_MANAGERS)
   @ApiOperation({ summary: 'Create a user with a role and an initial password' })
-  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>) {
+  @Answers({ status: 201, description: 'The new user.', schema: userRecord })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createBody)) body: z.infer<typeof createBody>): Promise<UserRecord> {
     assertMayManage(user, body.role);
     let tenantId: string | null = null;
     if (body.role === 'platform_admin') {
@@ -110,7 +129,8 @@ export class UsersController {
   @Put(':id')
   @Roles(...USER_MANAGERS)
   @ApiOperation({ summary: 'Rename, change role, reset password, disable or enable a user' })
-  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>) {
+  @Answers({ status: 200, description: 'The saved user.', schema: userRecord })
+  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>): Promise<UserRecord> {
     const passwordHash = body.password !== undefined ? await hashPassword(body.password) : undefined;
     return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
@@ -148,7 +168,8 @@ export class UsersController {
   @Delete(':id')
   @Roles(...USER_MANAGERS)
   @ApiOperation({ summary: 'Delete a user (their audit entries stay, without the actor link)' })
-  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The deleted user.', schema: userRecord })
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<UserRecord> {
     if (id === user.id) throw new SelfChangeError('delete');
     return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
