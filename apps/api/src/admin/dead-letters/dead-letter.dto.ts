@@ -1,28 +1,30 @@
 import type { TurnJob } from './turn-queue-reader';
 import { FilterValueError, type ListSpec } from '../list-query/list-query';
 import { isUuid, uuidFilter } from '../list-query/filters';
+import { z } from 'zod';
 
 /**
  * A turn job that failed every attempt: the turn dead letter. Its message stays `queued` in
  * Postgres until a retry answers it. The worker logs each failure with this job id.
  */
-export interface DeadLetterDto {
+export const deadLetterRecord = z.object({
   /** The BullMQ job id (msg-<messageId>, sweep-<messageId> or wake-<hash>). */
-  id: string;
-  tenantId: string;
-  sessionId: string;
-  messageId: string | null;
+  id: z.string(),
+  tenantId: z.uuid(),
+  sessionId: z.uuid(),
+  messageId: z.uuid().nullable(),
   /** The wake key, for a wake job. */
-  wake: string | null;
+  wake: z.string().nullable(),
   /** The error of the last attempt. */
-  failedReason: string;
-  attemptsMade: number;
-  maxAttempts: number;
-  enqueuedAt: string;
-  failedAt: string | null;
+  failedReason: z.string(),
+  attemptsMade: z.number().int(),
+  maxAttempts: z.number().int(),
+  enqueuedAt: z.iso.datetime(),
+  failedAt: z.iso.datetime().nullable(),
   /** The message's status now: `queued` still waits for an answer; anything else needs no redrive. Null for wakes and deleted messages. */
-  messageStatus: string | null;
-}
+  messageStatus: z.string().nullable(),
+});
+export type DeadLetterDto = z.infer<typeof deadLetterRecord>;
 
 export function toDeadLetterDto(job: TurnJob, messageStatus: string | null): DeadLetterDto {
   return {

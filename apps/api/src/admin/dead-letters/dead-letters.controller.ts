@@ -10,6 +10,9 @@ import { OPERATORS } from '../common/ops-roles';
 import { parseListQuery } from '../list-query/list-query';
 import { deadLettersListSpec, type DeadLetterDto } from './dead-letter.dto';
 import { TurnDeadLetters } from './turn-dead-letters';
+import { Answers } from '../../docs/answer.decorator';
+import { deadLetterRecord } from './dead-letter.dto';
+import { z } from 'zod';
 
 /** Turn jobs that failed every attempt, per tenant; redrive retries one. */
 @ApiTags('console admin')
@@ -21,7 +24,8 @@ export class DeadLettersController {
   @Get()
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Failed turn jobs of your tenant, newest first (filter {sessionId, messageId, id}); total in Content-Range' })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of dead turn jobs; the total is in Content-Range.', schema: z.array(deadLetterRecord) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<DeadLetterDto[]> {
     const parsed = parseListQuery(query, deadLettersListSpec);
     const { rows, total, truncated } = await this.deadLetters.list(user, parsed);
     // The scan reads the newest failed jobs only; say so rather than show a silently short total.
@@ -34,6 +38,7 @@ export class DeadLettersController {
   @HttpCode(200)
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Retry a failed turn job with fresh attempts; 409 dead-letter-not-failed if it is not failed (any more)' })
+  @Answers({ status: 200, description: 'The job, queued again.', schema: deadLetterRecord })
   redrive(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<DeadLetterDto> {
     return this.deadLetters.redrive(user, id);
   }

@@ -15,6 +15,9 @@ import { parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { deliveriesListSpec, deliverySelect, toDeliveryDto, type DeliveryDto } from './delivery.dto';
 import { RedriveDelivery } from './redrive-delivery.usecase';
+import { Answers } from '../../docs/answer.decorator';
+import { deliveryRecord } from './delivery.dto';
+import { z } from 'zod';
 
 /** Outbound webhook deliveries of replies: what was sent where, how often, the last error; redrive. */
 @ApiTags('console admin')
@@ -29,7 +32,8 @@ export class DeliveriesController {
   @Get()
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Webhook deliveries, simple-REST (filter {status, channelId, sessionId, messageId}); total in Content-Range' })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of deliveries; the total is in Content-Range.', schema: z.array(deliveryRecord) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<DeliveryDto[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, deliveriesListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
@@ -41,6 +45,7 @@ export class DeliveriesController {
   @Get(':id')
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'One delivery: attempts, last status code and error, URL (never the signing secret)' })
+  @Answers({ status: 200, description: 'The delivery.', schema: deliveryRecord })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<DeliveryDto> {
     const row = isUuid(id) ? await this.prisma.delivery.findFirst({ where: { id, ...tenantScope(user) }, select: deliverySelect }) : null;
     if (!row) throw new ResourceNotFoundError('delivery', id);
@@ -52,6 +57,7 @@ export class DeliveriesController {
   @HttpCode(200)
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Send a dead or failed delivery again (fresh attempts, in session order); 409 delivery-not-redrivable otherwise' })
+  @Answers({ status: 200, description: 'The delivery, pending again.', schema: deliveryRecord })
   redriveOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<DeliveryDto> {
     return this.redrive.execute(user, id);
   }

@@ -3,6 +3,8 @@ import type { Prisma } from '@switchboard/db';
 import { FALLBACK_MESSAGE_KIND } from '@switchboard/webhooks';
 import { dateBoundFilter, enumFilter, uuidFilter } from '../list-query/filters';
 import type { ListSpec } from '../list-query/list-query';
+import { DeliveryStatus } from '@switchboard/db';
+import { z } from 'zod';
 
 export const DELIVERY_STATUSES = ['pending', 'failed', 'dead', 'delivered'] as const;
 
@@ -52,11 +54,27 @@ type DeliveryRow = Prisma.DeliveryGetPayload<{ select: typeof deliverySelect }>;
  * A webhook delivery as the console reads it: its event type, its session (a reply's is its
  * message's), the URL without credentials. The payload itself is not shown: a reply's is its message.
  */
-export interface DeliveryDto extends Omit<DeliveryRow, 'message' | 'sessionId' | 'payload'> {
+export const deliveryRecord = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  channelId: z.uuid(),
+  /** The reply's message; null for events that are not a message (session.handed_off, ...). */
+  messageId: z.uuid().nullable(),
+  /** Credentials in the URL are masked (https://***@host/). */
+  url: z.string(),
+  status: z.enum(DeliveryStatus),
+  attempts: z.number().int(),
+  nextAttemptAt: z.date().nullable(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  deliveredAt: z.date().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
   /** The event type the receiver gets (`message.reply`, `message.fallback`, `session.handed_off`, ...). */
-  type: string;
-  sessionId: string;
-}
+  type: z.string(),
+  sessionId: z.string().describe("The session's id (a reply's is its message's); empty when it is gone."),
+});
+export type DeliveryDto = z.infer<typeof deliveryRecord>;
 
 export function toDeliveryDto({ message, url, sessionId, payload, ...rest }: DeliveryRow): DeliveryDto {
   return {

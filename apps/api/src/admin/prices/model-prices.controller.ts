@@ -14,7 +14,9 @@ import { listReply } from '../common/list-reply';
 import { isUniqueViolation } from '../common/prisma-errors';
 import { isUuid, textContainsFilter, textEqualsFilter, uuidFilter } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
-import { createPriceBody, priceData, priceDto, priceSelect, updatePriceBody, type CreatePriceBody, type UpdatePriceBody } from './price-body';
+import { createPriceBody, priceData, priceDto, priceRecord, priceSelect, updatePriceBody, type CreatePriceBody, type UpdatePriceBody } from './price-body';
+import { Answers } from '../../docs/answer.decorator';
+import { z } from 'zod';
 
 const listSpec: ListSpec<Prisma.ModelPriceWhereInput> = {
   resource: 'model-prices',
@@ -38,7 +40,8 @@ export class ModelPricesController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: 'List prices per provider and model (per million tokens), simple-REST' })
-  async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of prices; the total is in Content-Range.', schema: z.array(priceRecord) })
+  async list(@Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<z.infer<typeof priceRecord>[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
     const [rows, total] = await this.prisma.$transaction([
       this.prisma.modelPrice.findMany({ where: { AND: where }, orderBy, skip, take, select: priceSelect }),
@@ -50,7 +53,8 @@ export class ModelPricesController {
   @Get(':id')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One list price' })
-  async getOne(@Param('id') id: string) {
+  @Answers({ status: 200, description: 'The price.', schema: priceRecord })
+  async getOne(@Param('id') id: string): Promise<z.infer<typeof priceRecord>> {
     return priceDto(await this.find(id));
   }
 
@@ -58,7 +62,8 @@ export class ModelPricesController {
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Add a list price (platform admins only); effectiveFrom defaults to now' })
   @ApiResponse({ status: 409, description: '`already-exists`: a price of this model from that date exists.' })
-  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createPriceBody)) body: CreatePriceBody) {
+  @Answers({ status: 201, description: 'The new price.', schema: priceRecord })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createPriceBody)) body: CreatePriceBody): Promise<z.infer<typeof priceRecord>> {
     try {
       return await this.prisma.$transaction(async (tx) => {
         const data = { ...priceData(body), provider: body.provider, model: body.model, inputPerMillionMicros: body.input, cachedInputPerMillionMicros: body.cachedInput, outputPerMillionMicros: body.output, effectiveFrom: body.effectiveFrom ?? new Date() };
@@ -76,7 +81,8 @@ export class ModelPricesController {
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Correct a list price (platform admins only)' })
   @ApiResponse({ status: 409, description: '`already-exists`: a price of this model from that date exists.' })
-  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updatePriceBody)) body: UpdatePriceBody) {
+  @Answers({ status: 200, description: 'The saved price.', schema: priceRecord })
+  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updatePriceBody)) body: UpdatePriceBody): Promise<z.infer<typeof priceRecord>> {
     try {
       return await this.prisma.$transaction(async (tx) => {
         const before = priceDto(await this.find(id, tx));
@@ -93,7 +99,8 @@ export class ModelPricesController {
   @Delete(':id')
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Delete a list price (platform admins only); turns already priced keep their cost' })
-  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The deleted price.', schema: priceRecord })
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<z.infer<typeof priceRecord>> {
     return this.prisma.$transaction(async (tx) => {
       const before = priceDto(await this.find(id, tx));
       await tx.modelPrice.delete({ where: { id } });

@@ -69,6 +69,24 @@ interface PriceRow {
 }
 
 /** A row as the API answers it: amounts as decimal strings, never floats. */
+const perMillion = z.string().describe('Per million tokens, an exact decimal string ("0.400000").');
+/** A platform price as answers show it. */
+export const priceRecord = z.object({
+  id: z.uuid(),
+  provider: z.string(),
+  model: z.string(),
+  currency: z.string(),
+  effectiveFrom: z.date(),
+  source: z.string().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+  input: perMillion,
+  cachedInput: perMillion,
+  output: perMillion,
+});
+/** A tenant's own price (overrides the platform's for that tenant). */
+export const tenantPriceRecord = priceRecord.extend({ tenantId: z.uuid() });
+
 export function priceDto<R extends PriceRow>(row: R) {
   const { inputPerMillionMicros, cachedInputPerMillionMicros, outputPerMillionMicros, ...rest } = row;
   return { ...rest, input: amountOf(inputPerMillionMicros), cachedInput: amountOf(cachedInputPerMillionMicros), output: amountOf(outputPerMillionMicros) };

@@ -2,7 +2,7 @@ import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
 import { PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { AlreadyExistsError, ResourceNotFoundError } from '../admin-errors';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -18,7 +18,8 @@ import { targetTenant } from '../common/tenant-target';
 import { isUuid, textContainsFilter, textEqualsFilter, uuidFilter } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
-import { createTenantPriceBody, priceData, priceDto, priceSelect, updatePriceBody, type UpdatePriceBody } from './price-body';
+import { createTenantPriceBody, priceData, priceDto, priceSelect, tenantPriceRecord, updatePriceBody, type UpdatePriceBody } from './price-body';
+import { Answers } from '../../docs/answer.decorator';
 
 const select = { ...priceSelect, tenantId: true } as const;
 
@@ -50,7 +51,8 @@ export class TenantModelPricesController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: "A tenant's negotiated prices, simple-REST" })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of prices; the total is in Content-Range.', schema: z.array(tenantPriceRecord) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<z.infer<typeof tenantPriceRecord>[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, listSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const [rows, total] = await adminTransaction(this.prisma, user, (tx) =>
@@ -62,7 +64,8 @@ export class TenantModelPricesController {
   @Get(':id')
   @Roles(...READERS)
   @ApiOperation({ summary: 'One negotiated price' })
-  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The tenant price.', schema: tenantPriceRecord })
+  async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<z.infer<typeof tenantPriceRecord>> {
     return priceDto(await this.find(user, id));
   }
 
@@ -71,7 +74,8 @@ export class TenantModelPricesController {
   @ApiOperation({ summary: 'Set a negotiated price for a tenant (platform admins only); effectiveFrom defaults to now' })
   @ApiResponse({ status: 409, description: '`already-exists`: a price of this model from that date exists.' })
   @ApiResponse({ status: 404, description: '`not-found`: no tenant has this id.' })
-  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createTenantPriceBody)) body: z.infer<typeof createTenantPriceBody>) {
+  @Answers({ status: 201, description: 'The new tenant price.', schema: tenantPriceRecord })
+  async create(@CurrentUser() user: AdminUser, @Body(new ZodValidationPipe(createTenantPriceBody)) body: z.infer<typeof createTenantPriceBody>): Promise<z.infer<typeof tenantPriceRecord>> {
     const tenantId = targetTenant(user, body.tenantId);
     try {
       return await this.prisma.$transaction(async (tx) => {
@@ -91,7 +95,8 @@ export class TenantModelPricesController {
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Correct a negotiated price (platform admins only)' })
   @ApiResponse({ status: 409, description: '`already-exists`: a price of this model from that date exists.' })
-  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updatePriceBody)) body: UpdatePriceBody) {
+  @Answers({ status: 200, description: 'The saved tenant price.', schema: tenantPriceRecord })
+  async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updatePriceBody)) body: UpdatePriceBody): Promise<z.infer<typeof tenantPriceRecord>> {
     try {
       return await this.prisma.$transaction(async (tx) => {
         const before = priceDto(await this.find(user, id, tx));
@@ -108,7 +113,8 @@ export class TenantModelPricesController {
   @Delete(':id')
   @Roles('platform_admin')
   @ApiOperation({ summary: 'Delete a negotiated price (platform admins only): the list price applies again' })
-  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string) {
+  @Answers({ status: 200, description: 'The deleted tenant price.', schema: tenantPriceRecord })
+  async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<z.infer<typeof tenantPriceRecord>> {
     return this.prisma.$transaction(async (tx) => {
       const before = priceDto(await this.find(user, id, tx));
       await tx.tenantModelPrice.delete({ where: { id } });

@@ -1,26 +1,32 @@
-import type { Session } from '@switchboard/db';
-import type { LastTurnFailure } from './last-turn-failure';
+import { SessionStatus } from '@switchboard/db';
+import { z } from 'zod';
+import { storedJson } from '../common/answer-schemas';
 
 /** A session as the console reads it; the engine's state blob stays server-side. */
-export interface SessionDto {
-  id: string;
-  tenantId: string;
-  channelId: string;
-  agentId: string;
-  externalKey: string;
-  status: Session['status'];
+export const sessionRecord = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  channelId: z.uuid(),
+  agentId: z.uuid(),
+  /** The channel's id for the conversation (the `session` a channel posts). */
+  externalKey: z.string(),
+  status: z.enum(SessionStatus),
   /** What a widget visitor's page said about them (identify()), as given: never trusted. */
-  visitorContext: Session['visitorContext'];
-  version: number;
-  lastMessageAt: Date | null;
-  createdAt: Date;
-  updatedAt: Date;
-}
+  visitorContext: storedJson,
+  version: z.number().int(),
+  lastMessageAt: z.date().nullable(),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
+export type SessionDto = z.infer<typeof sessionRecord>;
 
 /** A row of the sessions list: the session and, when its newest turn failed or was deferred, why. */
-export interface SessionListItemDto extends SessionDto {
-  lastTurnFailure: LastTurnFailure | null;
-}
+export const sessionListItem = sessionRecord.extend({
+  lastTurnFailure: z
+    .object({ turnId: z.uuid(), status: z.enum(['failed', 'deferred']), code: z.string().nullable(), message: z.string().nullable(), at: z.date() })
+    .nullable(),
+});
+export type SessionListItemDto = z.infer<typeof sessionListItem>;
 
 export const sessionSelect = {
   id: true,

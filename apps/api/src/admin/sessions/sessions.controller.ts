@@ -13,8 +13,10 @@ import { contentRange, parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { HandBackSession } from './hand-back.usecase';
 import { lastTurnFailures } from './last-turn-failure';
-import { sessionSelect, type SessionDto, type SessionListItemDto } from './session.dto';
+import { sessionListItem, sessionRecord, sessionSelect, type SessionDto, type SessionListItemDto } from './session.dto';
 import { sessionsListSpec } from './sessions.list-spec';
+import { Answers } from '../../docs/answer.decorator';
+import { z } from 'zod';
 
 @ApiTags('console admin')
 @Controller('v1/admin/sessions')
@@ -28,6 +30,7 @@ export class SessionsController {
   @Get()
   @Roles(...ALL_ROLES)
   @ApiOperation({ summary: 'Sessions, react-admin simple-REST: ?sort=["createdAt","DESC"]&range=[0,24]&filter={"status":"active"}; total in Content-Range; lastTurnFailure when the newest turn failed or was deferred' })
+  @Answers({ status: 200, description: 'One page of sessions; the total is in Content-Range.', schema: z.array(sessionListItem) })
   async list(
     @CurrentUser() user: AdminUser,
     @Query() query: Record<string, unknown>,
@@ -47,6 +50,7 @@ export class SessionsController {
   @Get(':id')
   @Roles(...ALL_ROLES)
   @ApiOperation({ summary: 'One session (404 for an id of another tenant)' })
+  @Answers({ status: 200, description: 'The session.', schema: sessionRecord })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<SessionDto> {
     const row = isUuid(id)
       ? await this.prisma.session.findFirst({ where: { id, ...tenantScope(user) }, select: sessionSelect })
@@ -60,6 +64,7 @@ export class SessionsController {
   @HttpCode(200)
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Give a handed-off session back to the bot; it answers from the next message (409 session-not-handed-off otherwise)' })
+  @Answers({ status: 200, description: 'The session, back with its agent.', schema: sessionRecord })
   handBack(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<SessionDto> {
     return this.handBackSession.execute(user, id);
   }

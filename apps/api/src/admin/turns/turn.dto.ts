@@ -1,30 +1,33 @@
 import type { Turn } from '@switchboard/db';
+import { z } from 'zod';
+import { storedJson } from '../common/answer-schemas';
 
 /** A turn's usage and outcome as the console lists it (lean: the trace is on the single-turn read). */
-export interface TurnDto {
-  id: string;
-  tenantId: string;
-  sessionId: string;
-  agentId: string;
-  agentVersion: number | null;
-  provider: string;
-  model: string;
-  llmCalls: number;
-  inputTokens: number;
-  outputTokens: number;
-  cachedInputTokens: number;
-  outcomeCodes: string[];
-  queueWaitMs: number;
-  modelMs: number;
-  toolsMs: number;
-  commitMs: number;
-  totalMs: number;
+export const turnRecord = z.object({
+  id: z.uuid(),
+  tenantId: z.uuid(),
+  sessionId: z.uuid(),
+  agentId: z.uuid(),
+  agentVersion: z.number().int().nullable(),
+  provider: z.string(),
+  model: z.string(),
+  llmCalls: z.number().int(),
+  inputTokens: z.number().int(),
+  outputTokens: z.number().int(),
+  cachedInputTokens: z.number().int(),
+  outcomeCodes: z.array(z.string()),
+  queueWaitMs: z.number().int(),
+  modelMs: z.number().int(),
+  toolsMs: z.number().int(),
+  commitMs: z.number().int(),
+  totalMs: z.number().int(),
   /** The turn's cost in micro-units (docs/cost.md), a decimal string: JSON has no bigint. */
-  costMicros: string;
+  costMicros: z.string().regex(/^-?\d+$/),
   /** Calls of a model with no price (counted at 0). */
-  unpricedCalls: number;
-  createdAt: Date;
-}
+  unpricedCalls: z.number().int(),
+  createdAt: z.date(),
+});
+export type TurnDto = z.infer<typeof turnRecord>;
 
 export const turnSelect = {
   id: true,
@@ -55,10 +58,11 @@ export const turnSelect = {
  * step outcomes. Tool arguments and results are the tenant's own data; request headers of HTTP
  * tools (secret ones included) are never part of a trace.
  */
-export interface TurnDetailDto extends TurnDto {
-  trace: unknown[];
-  outcomes: unknown[];
-}
+export const turnDetail = turnRecord.extend({
+  trace: z.array(storedJson).describe("The engine's trace entries, as the worker stored them."),
+  outcomes: z.array(storedJson).describe('The step outcomes, as the worker stored them.'),
+});
+export type TurnDetailDto = z.infer<typeof turnDetail>;
 
 export const turnDetailSelect = { ...turnSelect, trace: true, outcomes: true } as const satisfies Partial<Record<keyof Turn, true>>;
 

@@ -10,8 +10,10 @@ import { ALL_ROLES, Roles } from '../auth/roles.decorator';
 import { isUuid } from '../list-query/filters';
 import { contentRange, parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
-import { toTurnDetail, toTurnDto, turnDetailSelect, turnSelect, type TurnDetailDto, type TurnDto } from './turn.dto';
+import { toTurnDetail, toTurnDto, turnDetail, turnDetailSelect, turnRecord, turnSelect, type TurnDetailDto, type TurnDto } from './turn.dto';
 import { turnsListSpec } from './turns.list-spec';
+import { Answers } from '../../docs/answer.decorator';
+import { z } from 'zod';
 
 @ApiTags('console admin')
 @Controller('v1/admin/turns')
@@ -22,6 +24,7 @@ export class TurnsController {
   @Get()
   @Roles(...ALL_ROLES)
   @ApiOperation({ summary: 'Turns with their llmCalls, tokens, latency and outcome codes, simple-REST; filter={"sessionId":"..."}' })
+  @Answers({ status: 200, description: 'One page of turns; the total is in Content-Range.', schema: z.array(turnRecord) })
   async list(
     @CurrentUser() user: AdminUser,
     @Query() query: Record<string, unknown>,
@@ -40,6 +43,7 @@ export class TurnsController {
   @Get(':id')
   @Roles(...ALL_ROLES)
   @ApiOperation({ summary: 'One turn with its trace (model and tool calls: arguments, results, ms) and step outcomes (404 for an id of another tenant)' })
+  @Answers({ status: 200, description: 'The turn with its trace and outcomes.', schema: turnDetail })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<TurnDetailDto> {
     const row = isUuid(id) ? await this.prisma.turn.findFirst({ where: { id, ...tenantScope(user) }, select: turnDetailSelect }) : null;
     if (!row) throw new ResourceNotFoundError('turn', id);
