@@ -5,12 +5,8 @@ import { adminTransaction } from '../common/admin-transaction';
 import type { NoteBody } from './inbox.schemas';
 import { lockInboxSession, personName } from './inbox-session';
 
-export interface NoteDto {
-  id: string;
-  text: string;
-  author: string | null;
-  createdAt: Date;
-}
+export type { NoteDto } from './inbox.answers';
+import type { NoteDto } from './inbox.answers';
 
 /**
  * An internal note on a session, for the tenant's people only: a SessionNote row, which no

@@ -3,51 +3,14 @@ import { ResourceNotFoundError } from '../admin-errors';
 import type { AdminUser } from '../auth/admin-user';
 import { isUuid } from '../list-query/filters';
 import { tenantScope } from '../tenant-scope';
-import type { NoteDto } from './add-note.usecase';
 import { personName } from './inbox-session';
 
-/** The turn that answered a customer message, shown under it: which model, and whether it went wrong. */
-export interface InlineTurnDto {
-  id: string;
-  provider: string;
-  model: string;
-  /** `failed` or `deferred` (a fault, not an action asking to run later) when an outcome says so; null when it went well. */
-  failure: 'failed' | 'deferred' | null;
-  outcomeCodes: string[];
-  totalMs: number;
-}
 
-export interface ConversationMessageDto {
-  id: string;
-  seq: number;
-  direction: 'inbound' | 'outbound';
-  status: string;
-  text: string;
-  kind: string | null;
-  turnId: string | null;
-  createdAt: Date;
-  /** On a customer message: the turn that answered it. */
-  turn: InlineTurnDto | null;
-}
 
-export interface ConversationDto {
-  session: {
-    id: string;
-    tenantId: string;
-    externalKey: string;
-    status: string;
-    channel: { id: string; name: string; kind: string; hasWebhook: boolean };
-    agent: { id: string; name: string };
-    handedOffAt: Date | null;
-    takenOverBy: string | null;
-    takenOverByMe: boolean;
-    unread: number;
-  };
-  messages: ConversationMessageDto[];
-  notes: NoteDto[];
-  /** True when older messages than the first shown exist. */
-  truncated: boolean;
-}
+
+
+import type { ConversationDto, InlineTurnDto } from './inbox.answers';
+export type { ConversationDto };
 
 /** The newest messages shown; older ones stay in the Messages list. */
 const MAX_MESSAGES = 300;
@@ -119,7 +82,7 @@ export async function readConversation(tx: TenantTx, user: AdminUser, id: string
     },
     messages: rows.map((m) => ({
       id: m.id,
-      seq: Number(m.seq),
+      seq: m.seq.toString(),
       direction: m.direction,
       status: m.status,
       text: m.text,

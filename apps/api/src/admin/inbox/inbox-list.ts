@@ -1,21 +1,9 @@
-import { Prisma, type TenantTx } from '@switchboard/db';
+import { Prisma, type ChannelKind, type TenantTx } from '@switchboard/db';
 import type { AdminUser } from '../auth/admin-user';
 import { tenantScope } from '../tenant-scope';
 
-/** A conversation waiting for or held by a person. */
-export interface InboxItemDto {
-  id: string;
-  tenantId: string;
-  externalKey: string;
-  channel: { id: string; name: string; kind: string };
-  agent: { id: string; name: string };
-  handedOffAt: Date | null;
-  takenOverBy: string | null;
-  takenOverByMe: boolean;
-  /** Customer messages after the session's read mark. */
-  unread: number;
-  lastMessage: { text: string; direction: 'inbound' | 'outbound'; at: Date } | null;
-}
+export type { InboxItemDto } from './inbox.answers';
+import type { InboxItemDto } from './inbox.answers';
 
 /** The list is for a desk's open conversations, not an archive. */
 const MAX_ITEMS = 200;
@@ -26,7 +14,7 @@ interface Row {
   externalKey: string;
   channelId: string;
   channelName: string;
-  channelKind: string;
+  channelKind: ChannelKind;
   agentId: string;
   agentName: string;
   handedOffAt: Date | null;

@@ -15,6 +15,9 @@ import { noteBody, replyBody, type NoteBody, type ReplyBody } from './inbox.sche
 import { MarkSessionRead } from './mark-read.usecase';
 import { SendHumanReply, type HumanReplyDto } from './send-human-reply.usecase';
 import { TakeOverSession, type TakeOverResult } from './take-over.usecase';
+import { Answers } from '../../docs/answer.decorator';
+import { conversationAnswer, humanReplyAnswer, inboxItem, markReadAnswer, noteRecord, takeOverAnswer } from './inbox.answers';
+import { z } from 'zod';
 
 /**
  * The inbox (docs/inbox.md): conversations handed to a person, read by everyone, acted on by
@@ -36,6 +39,7 @@ export class InboxController {
   @Get()
   @Roles(...ALL_ROLES)
   @ApiOperation({ summary: 'Handed-off sessions, newest activity first, with unread counts (poll it: the console does every few seconds)' })
+  @Answers({ status: 200, description: 'Handed-off conversations, newest activity first (at most 200).', schema: z.array(inboxItem) })
   list(@CurrentUser() user: AdminUser): Promise<InboxItemDto[]> {
     return adminTransaction(this.prisma, user, (tx) => listInbox(tx, user));
   }
@@ -43,6 +47,7 @@ export class InboxController {
   @Get(':id')
   @Roles(...ALL_ROLES)
   @ApiOperation({ summary: "A session's conversation: messages with each answering turn inline (model, failure), and internal notes" })
+  @Answers({ status: 200, description: 'The newest messages in order, each customer message with its turn, and the notes.', schema: conversationAnswer })
   conversation(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<ConversationDto> {
     return adminTransaction(this.prisma, user, (tx) => readConversation(tx, user, id));
   }
@@ -52,6 +57,7 @@ export class InboxController {
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Take the session over: the agent goes silent for it (409 session-taken-by-other when another operator has it)' })
   @ApiResponse({ status: 409, description: '`session-taken-by-other`: another operator has taken the session over.' })
+  @Answers({ status: 200, description: 'The session, now held by the caller.', schema: takeOverAnswer })
   takeOver(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<TakeOverResult> {
     return this.takeOverSession.execute(user, id);
   }
@@ -60,6 +66,7 @@ export class InboxController {
   @Roles(...OPERATORS)
   @ApiOperation({ summary: "Reply to the customer through the session's channel (409 session-not-taken-over while the agent has it)" })
   @ApiResponse({ status: 409, description: '`session-not-taken-over` (the agent has the session: take it over first) or `session-taken-by-other`.' })
+  @Answers({ status: 201, description: 'The reply, stored and sent (a repeated clientKey answers the first one).', schema: humanReplyAnswer })
   reply(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(replyBody)) body: ReplyBody): Promise<HumanReplyDto> {
     return this.sendHumanReply.execute(user, id, body);
   }
@@ -67,6 +74,7 @@ export class InboxController {
   @Post(':id/notes')
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Add an internal note (never sent to the customer)' })
+  @Answers({ status: 201, description: 'The note (never shown to the customer).', schema: noteRecord })
   note(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(noteBody)) body: NoteBody): Promise<NoteDto> {
     return this.addNote.execute(user, id, body);
   }
@@ -75,6 +83,7 @@ export class InboxController {
   @HttpCode(200)
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Mark the conversation read up to its newest customer message' })
+  @Answers({ status: 200, description: 'Nothing unread any more.', schema: markReadAnswer })
   read(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<{ id: string; unread: 0 }> {
     return this.markRead.execute(user, id);
   }

@@ -12,15 +12,8 @@ import { InboxSessionEvents } from './session-event-publisher';
 /** Message.kind of a reply a person wrote in the console (the agent's are the engine's kinds or `fallback`). */
 export const HUMAN_REPLY_KIND = 'human';
 
-export interface HumanReplyDto {
-  id: string;
-  seq: number;
-  text: string;
-  kind: string;
-  createdAt: Date;
-  /** Whether a webhook delivery was queued (the channel has a webhook or is a platform adapter). */
-  delivered: 'queued' | 'stream-only';
-}
+export type { HumanReplyDto } from './inbox.answers';
+import type { HumanReplyDto } from './inbox.answers';
 
 /**
  * An operator's reply to the customer, sent the way the agent's replies go: an outbound message
@@ -82,5 +75,5 @@ export class SendHumanReply {
 const replySelect = { id: true, seq: true, text: true, kind: true, createdAt: true } as const;
 
 function toDto(m: { id: string; seq: bigint; text: string; kind: string | null; createdAt: Date }, webhookUrl: string | null): HumanReplyDto {
-  return { id: m.id, seq: Number(m.seq), text: m.text, kind: m.kind ?? HUMAN_REPLY_KIND, createdAt: m.createdAt, delivered: webhookUrl ? 'queued' : 'stream-only' };
+  return { id: m.id, seq: m.seq.toString(), text: m.text, kind: m.kind ?? HUMAN_REPLY_KIND, createdAt: m.createdAt, delivered: webhookUrl ? 'queued' : 'stream-only' };
 }

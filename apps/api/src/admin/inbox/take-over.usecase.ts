@@ -11,12 +11,8 @@ import { inboxSessionSelect, lockInboxSession, personName } from './inbox-sessio
 /** Said in the channel's `session.handed_off` event when a person, not the agent, took the session. */
 export const TAKEOVER_REASON = 'An operator took the conversation over in the console.';
 
-export interface TakeOverResult {
-  id: string;
-  status: 'handed_off';
-  takenOverBy: string | null;
-  handedOffAt: Date | null;
-}
+export type { TakeOverResult } from './inbox.answers';
+import type { TakeOverResult } from './inbox.answers';
 
 /**
  * An operator takes a session over: it becomes `handed_off` (the worker records the customer's
