@@ -11,6 +11,8 @@ import { IngestPlatformMessage } from './ingest-platform-message.usecase';
 import { PlatformChannels } from './platform-channels';
 import { inboundHandlers } from './inbound-handlers';
 import { PinoLogger } from 'nestjs-pino';
+import { Answers } from '../docs/answer.decorator';
+import { z } from 'zod';
 
 /**
  * Where platforms call (docs/channels.md): `POST /v1/channels/<kind>/<channel id>`. Each call
@@ -19,6 +21,18 @@ import { PinoLogger } from 'nestjs-pino';
  * delivery system. What the bot does not answer (edits, receipts, its own messages, shapes it
  * does not know) is logged and acknowledged, so the platform does not retry it.
  */
+/** What a platform's webhook gets back: how many messages were stored, or the handshake it asked for. */
+const inboundAnswer = z.union([
+  z.object({
+    ok: z.literal(true),
+    /** Customer messages stored (0 for an event that is not one). */
+    stored: z.number().int().nonnegative(),
+    /** Why the event was acknowledged and not stored (an edit, a bot's own message, …). */
+    ignored: z.string().optional(),
+  }),
+  z.object({ challenge: z.string() }).describe("Slack's url_verification handshake: its challenge echoed."),
+]);
+
 @ApiTags('channel adapters')
 @Controller('v1/channels')
 export class ChannelInboundController {
@@ -45,15 +59,15 @@ export class ChannelInboundController {
   @Post(':kind/:channelId')
   @HttpCode(200)
   @ApiOperation({ summary: "A platform's webhook (Telegram update, WhatsApp notification, Chatwoot agent-bot event), verified with the platform's signature or secret" })
-  @ApiResponse({ status: 200, description: '{ ok: true, stored: <messages stored>, ignored?: <why> }, or the handshake the platform asked for' })
   @ApiResponse({ status: 401, description: 'invalid-signature: nothing stored' })
   @ApiResponse({ status: 404, description: 'channel-not-found' })
+  @Answers({ status: 200, description: '{ ok: true, stored: <messages stored>, ignored?: <why> }, or the handshake the platform asked for.', schema: inboundAnswer })
   async inbound(
     @Param('kind') kind: string,
     @Param('channelId') channelId: string,
     @Query() query: Record<string, unknown>,
     @Req() req: RawBodyRequest,
-  ): Promise<unknown> {
+  ): Promise<z.infer<typeof inboundAnswer>> {
     // The handler of `kind` gets the channel of `kind` (found by both): TypeScript cannot correlate the two unions.
     const handler = isAdapterKind(kind) ? (inboundHandlers[kind] as unknown as InboundHandler<AdapterKind>) : undefined;
     const channel = handler ? await this.channels.find(handler.kind, channelId) : null;

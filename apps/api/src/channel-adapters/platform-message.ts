@@ -14,7 +14,7 @@ export interface PlatformMessage {
 export type InboundVerdict =
   | { kind: 'messages'; messages: PlatformMessage[] }
   /** A handshake or a request that is answered with this exact body. */
-  | { kind: 'answer'; body: unknown }
+  | { kind: 'answer'; body: { challenge: string } }
   /** Acknowledged and not stored: the bot's own messages, edits, receipts, unknown shapes; why, for the log. */
   | { kind: 'ignored'; reason: string }
   /** The platform hands the conversation back to the bot (Chatwoot). */

@@ -15,6 +15,9 @@ import { isUuid } from '../list-query/filters';
 import { parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { agentHealth, type AgentHealthDto } from './agent-health.query';
+import { Answers } from '../../docs/answer.decorator';
+import { agentHealthRecord } from './agent-health.query';
+import { z } from 'zod';
 
 const healthListSpec = { ...agentsListSpec, resource: 'agent-health' };
 
@@ -35,7 +38,8 @@ export class AgentHealthController {
     summary:
       'Health of agents (the same filters, sort and range as /agents; getMany sends filter {"id":[...]}): turns, failed, deferred and failingShare over the last hour, status, lastFailure',
   })
-  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply) {
+  @Answers({ status: 200, description: 'One page of agents\' health; the total is in Content-Range.', schema: z.array(agentHealthRecord) })
+  async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<AgentHealthDto[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, healthListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
     const [rows, total] = await adminTransaction(this.prisma, user, async (tx) => {
@@ -52,6 +56,7 @@ export class AgentHealthController {
   @Get(':id')
   @Roles(...READERS)
   @ApiOperation({ summary: "One agent's health (404 for an agent of another tenant)" })
+  @Answers({ status: 200, description: 'The agent\'s health.', schema: agentHealthRecord })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<AgentHealthDto> {
     const health = isUuid(id)
       ? await adminTransaction(this.prisma, user, async (tx) => {

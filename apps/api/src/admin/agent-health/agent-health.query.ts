@@ -1,4 +1,5 @@
 import type { TenantTx } from '@switchboard/db';
+import { z } from 'zod';
 
 /** How far back the failure share looks: long enough to smooth one bad turn, short enough to show an outage within a minute. */
 export const HEALTH_WINDOW_MINUTES = 60;
@@ -7,29 +8,32 @@ export const LAST_FAILURE_HOURS = 24;
 
 export type AgentHealthStatus = 'idle' | 'ok' | 'degraded' | 'failing';
 
-export interface LastFailure {
-  turnId: string;
-  sessionId: string;
-  /** `failed` or `deferred` (a provider outage parks the step for a retry). */
-  status: 'failed' | 'deferred';
-  code: string | null;
-  message: string | null;
-  at: Date;
-}
-
-/** One agent's health from its recent Turn rows (docs/admin-api.md, "Agent health"). */
-export interface AgentHealthDto {
+export const agentHealthRecord = z.object({
   /** The agent's id, so react-admin reads this as the `agent-health` record of that agent. */
-  id: string;
-  windowMinutes: number;
-  turns: number;
-  failed: number;
-  deferred: number;
+  id: z.uuid(),
+  windowMinutes: z.number().int(),
+  turns: z.number().int(),
+  failed: z.number().int(),
+  deferred: z.number().int(),
   /** (failed + deferred) / turns over the window, 0 with no turns; rounded to 3 decimals. */
-  failingShare: number;
-  status: AgentHealthStatus;
-  lastFailure: LastFailure | null;
-}
+  failingShare: z.number().min(0).max(1),
+  status: z.enum(['idle', 'ok', 'degraded', 'failing']),
+  /** The newest failing turn in the last 24 hours. */
+  lastFailure: z
+    .object({
+      turnId: z.uuid(),
+      sessionId: z.uuid(),
+      /** `failed` or `deferred` (a provider outage parks the step for a retry). */
+      status: z.enum(['failed', 'deferred']),
+      code: z.string().nullable(),
+      message: z.string().nullable(),
+      at: z.date(),
+    })
+    .nullable(),
+});
+/** One agent's health from its recent Turn rows (docs/admin-api.md, "Agent health"). */
+export type AgentHealthDto = z.infer<typeof agentHealthRecord>;
+export type LastFailure = NonNullable<AgentHealthDto['lastFailure']>;
 
 interface Row {
   agentId: string;

@@ -11,6 +11,8 @@ import { Roles } from '../auth/roles.decorator';
 import { READERS } from '../common/admin-roles';
 import { targetTenant } from '../common/tenant-target';
 import { firstSteps, type FirstStepsDto } from './first-steps';
+import { Answers } from '../../docs/answer.decorator';
+import { agentTemplateAnswer, firstStepsAnswer } from './first-steps';
 
 /** What a new tenant needs to get going: its checklist and the agent templates to start from. */
 @ApiTags('console admin')
@@ -22,6 +24,7 @@ export class FirstStepsController {
   @Get('first-steps')
   @Roles(...READERS)
   @ApiOperation({ summary: "The tenant's first-run checklist (agent, channel, test message, inbox), each ticked from its rows (platform admins: ?tenantId= or X-Tenant-Id)" })
+  @Answers({ status: 200, description: 'The checklist.', schema: firstStepsAnswer })
   get(
     @CurrentUser() user: AdminUser,
     @Query(new ZodValidationPipe(z.strictObject({ tenantId: z.string().optional() }), 'query')) query: { tenantId?: string },
@@ -34,6 +37,7 @@ export class FirstStepsController {
   @Get('agent-templates')
   @Roles(...READERS)
   @ApiOperation({ summary: 'Agent templates (Concierge, FAQ bot, lead capture): complete configs to create an agent from' })
+  @Answers({ status: 200, description: 'The templates.', schema: z.array(agentTemplateAnswer) })
   templates(): readonly AgentTemplate[] {
     return agentTemplates;
   }

@@ -1,21 +1,29 @@
+import { agentConfigSchema } from '@switchboard/agent-config';
 import type { TenantTx } from '@switchboard/db';
+import { z } from 'zod';
 
 /** One step of a new tenant's checklist, ticked from the tenant's own rows. */
-export interface FirstStep {
-  id: 'agent' | 'channel' | 'test-message' | 'inbox';
-  done: boolean;
+export const firstStep = z.object({
+  id: z.enum(['agent', 'channel', 'test-message', 'inbox']),
+  done: z.boolean(),
   /** What made it done (or what is missing), in words. */
-  detail: string;
+  detail: z.string(),
   /** The row the console links to: the channel to send on, the conversation to open. */
-  channelId?: string;
-  sessionId?: string;
-}
+  channelId: z.uuid().optional(),
+  sessionId: z.uuid().optional(),
+});
+export type FirstStep = z.infer<typeof firstStep>;
 
-export interface FirstStepsDto {
-  tenantId: string;
-  steps: FirstStep[];
-  done: boolean;
-}
+export const firstStepsAnswer = z.object({ tenantId: z.uuid(), steps: z.array(firstStep), done: z.boolean() });
+export type FirstStepsDto = z.infer<typeof firstStepsAnswer>;
+
+/** A template: a complete, publishable config (checked against the AgentConfig schema here too). */
+export const agentTemplateAnswer = z.object({
+  id: z.enum(['concierge', 'faq', 'lead-capture']),
+  name: z.string(),
+  description: z.string(),
+  config: agentConfigSchema,
+});
 
 /**
  * The first-run checklist: a published agent, a channel that uses a live agent, a customer

@@ -7,6 +7,9 @@ import { CurrentUser } from '../auth/current-user.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { CONFIG_WRITERS, READERS } from '../common/admin-roles';
 import { PlaygroundTurns, playgroundTurnBody, type PlaygroundTurnBody } from './playground.usecase';
+import { Answers } from '../../docs/answer.decorator';
+import { playgroundTurnAnswer, playgroundView } from './playground.answers';
+import type { z } from 'zod';
 
 /** The console playground: talk to a draft, an unsaved config or any version without publishing. */
 @ApiTags('console admin')
@@ -27,14 +30,16 @@ export class PlaygroundController {
     summary:
       'One playground turn: { message, target: "draft" | "unsaved" | <version>, config? (unsaved), playgroundId? } → the replies and the turn trace. No channel, key, session or usage row is created.',
   })
-  send(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(playgroundTurnBody)) body: PlaygroundTurnBody) {
+  @Answers({ status: 200, description: 'The replies and what ran (trace, usage, outcomes).', schema: playgroundTurnAnswer })
+  send(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(playgroundTurnBody)) body: PlaygroundTurnBody): Promise<z.infer<typeof playgroundTurnAnswer>> {
     return this.turns.send(user, id, body);
   }
 
   @Get(':playgroundId')
   @Roles(...READERS)
   @ApiOperation({ summary: 'A playground conversation with every turn (replies, trace, usage, outcomes)' })
-  get(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('playgroundId') playgroundId: string) {
+  @Answers({ status: 200, description: 'The conversation with every turn.', schema: playgroundView })
+  get(@CurrentUser() user: AdminUser, @Param('id') id: string, @Param('playgroundId') playgroundId: string): Promise<z.infer<typeof playgroundView>> {
     return this.turns.get(user, id, playgroundId);
   }
 }

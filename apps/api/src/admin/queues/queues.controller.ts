@@ -10,16 +10,41 @@ import { tenantScope } from '../tenant-scope';
 import { TurnDeadLetters } from '../dead-letters/turn-dead-letters';
 import { TurnQueueReader, type QueueCounts } from '../dead-letters/turn-queue-reader';
 import { TenantBacklogCounter, type TenantBacklog } from './tenant-backlog';
+import { Answers } from '../../docs/answer.decorator';
+import { z } from 'zod';
 
-export interface QueuesDto {
+const count = z.number().int().nonnegative();
+export const queuesAnswer = z.object({
   /** `platform`: a platform admin, with the BullMQ counts; `tenant`: a tenant role. */
-  scope: 'platform' | 'tenant';
+  scope: z.enum(['platform', 'tenant']),
   /** The tenant the backlog counts: the caller's, or the one a platform admin picked (X-Tenant-Id); null for all tenants. */
-  tenantId: string | null;
-  backlog: TenantBacklog & { deadLetters: number };
+  tenantId: z.uuid().nullable(),
+  backlog: z.object({
+    /** Inbound messages waiting for an answer. */
+    messagesQueued: count,
+    /** Scheduled wakes whose time has come (the worker is about to run them, or is behind). */
+    wakesDue: count,
+    /** Scheduled wakes still in the future. */
+    wakesScheduled: count,
+    /** Webhook deliveries not sent yet: new, or between retries. */
+    deliveriesPending: count,
+    deliveriesFailed: count,
+    /** Deliveries that gave up: they wait for a redrive. */
+    deliveriesDead: count,
+    /** Turn jobs that failed every attempt. */
+    deadLetters: count,
+  }),
   /** BullMQ's own counts per queue. They cover every tenant, so only platform admins get them. */
-  queues?: { name: string; counts: QueueCounts }[];
-}
+  queues: z
+    .array(
+      z.object({
+        name: z.string(),
+        counts: z.object({ waiting: count, active: count, delayed: count, failed: count, completed: count, prioritized: count, waitingChildren: count }),
+      }),
+    )
+    .optional(),
+});
+export type QueuesDto = z.infer<typeof queuesAnswer> & { backlog: TenantBacklog; queues?: { counts: QueueCounts }[] };
 
 /**
  * Pipeline health at a glance. BullMQ counts jobs per queue, not per tenant, and a tenant must
@@ -38,6 +63,7 @@ export class QueuesController {
   @Get()
   @Roles(...OPERATORS)
   @ApiOperation({ summary: 'Backlog of your tenant (queued messages, due wakes, pending/dead deliveries, dead letters); platform admins also get per-queue BullMQ counts' })
+  @Answers({ status: 200, description: 'The backlog (and, for a platform admin, the queue counts).', schema: queuesAnswer })
   async get(@CurrentUser() user: AdminUser): Promise<QueuesDto> {
     const platform = user.role === 'platform_admin';
     const [backlog, deadLetters, counts] = await Promise.all([

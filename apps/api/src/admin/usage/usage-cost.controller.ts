@@ -10,6 +10,30 @@ import { Roles } from '../auth/roles.decorator';
 import { READERS } from '../common/admin-roles';
 import { tenantScope } from '../tenant-scope';
 import { COST_DIMENSIONS, costRows, CSV_HEADER, csvLine, type CostDimension, type CostRowDto } from './cost-breakdown';
+import { Answers } from '../../docs/answer.decorator';
+
+/** The cost roll-up grouped by one dimension (docs/cost.md). */
+const costBreakdownAnswer = z.object({
+  by: z.enum(Object.keys(COST_DIMENSIONS) as [CostDimension, ...CostDimension[]]),
+  /** Micro-units, a decimal string. */
+  totalMicros: z.string().regex(/^-?\d+$/),
+  rows: z.array(
+    z.object({
+      /** The group's key columns (agentId, provider and model, part/flowId/stepId, …). */
+      key: z.record(z.string(), z.string()),
+      label: z.string(),
+      llmCalls: z.number().int(),
+      inputTokens: z.number().int(),
+      cachedInputTokens: z.number().int(),
+      outputTokens: z.number().int(),
+      /** Micro-units, a decimal string (bigint on the server). */
+      costMicros: z.string().regex(/^-?\d+$/),
+      unpricedCalls: z.number().int(),
+      /** This group's share of the total cost, 0..1 (0 when the total is 0): for charts only. */
+      share: z.number().min(0).max(1),
+    }),
+  ),
+});
 
 // Postgres has no year 0: a day between the years 1 and 9999.
 const day = z
@@ -36,10 +60,11 @@ export class UsageCostController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: 'Cost grouped ?by=agent|model|channel|flow|step|day over ?from=&to= (YYYY-MM-DD, UTC) and ?agentId=' })
+  @Answers({ status: 200, description: 'Cost per group over the range, biggest first.', schema: costBreakdownAnswer })
   async breakdown(
     @CurrentUser() user: AdminUser,
     @Query(new ZodValidationPipe(breakdownQuery, 'query')) q: z.infer<typeof breakdownQuery>,
-  ): Promise<{ by: CostDimension; totalMicros: string; rows: CostRowDto[] }> {
+  ): Promise<{ by: CostDimension; totalMicros: string; rows: CostRowDto[] } & z.infer<typeof costBreakdownAnswer>> {
     const groups = await this.prisma.usageCostDaily.groupBy({ by: [...COST_DIMENSIONS[q.by]], where: this.where(user, q), _sum: SUMS });
     const names = await this.names(groups.flatMap((g) => [('agentId' in g ? g.agentId : undefined), ('channelId' in g ? g.channelId : undefined)]));
     return { by: q.by, ...costRows(q.by, groups as never, names) };

@@ -103,13 +103,45 @@ function groupOrder(orderBy: Record<string, Prisma.SortOrder>[]): GroupOrder[] {
 
 const key = (agentId: string, day: Date) => `${agentId}:${day.toISOString().slice(0, 10)}`;
 
-export interface UsageDayDto extends UsageDto {
-  /** `<agentId>:<day>`: one row per agent and day (the roll-up's slots summed). */
-  id: string;
-  tenantId: string;
-  agentId: string;
-  day: string;
-}
+/** One row per agent and day (the roll-up's slots summed). */
+const usageDay = usageTotals.extend({
+  /** `<agentId>:<day>`. */
+  id: z.string(),
+  tenantId: z.uuid(),
+  agentId: z.uuid(),
+  day: z.iso.date(),
+});
+export type UsageDayDto = z.infer<typeof usageDay>;
+
+const turnFailureRow = z.object({
+  /** `<status>:<code>`, one row each. */
+  id: z.string(),
+  status: z.enum(['failed', 'deferred']),
+  /** The outcome code (`provider-auth`, `agent-unavailable`…); null when the outcome had none. */
+  code: z.string().nullable(),
+  turns: z.number().int(),
+  /** Agents with such turns in the range. */
+  agents: z.number().int(),
+  lastAt: z.date(),
+  /** The newest such turn: an example to open. */
+  lastTurnId: z.uuid(),
+});
+
+const used = z.object({ used: z.number(), quota: z.number().nullable() });
+/** This month's usage against the tenant's quotas. */
+const quotaAnswer = z.object({
+  llmCalls: used,
+  tokens: used,
+  /** Of `used`, what the console's runs (playground, live conversation tests) spent. */
+  console: z.object({ llmCalls: z.number(), tokens: z.number() }),
+  /** Micros spent and the monthly budget in micros (null: none). */
+  cost: used,
+  resetsAt: z.date(),
+  /** Which quota is spent, if any. */
+  exceeded: z.enum(['llmCalls', 'tokens', 'cost']).nullable(),
+  /** The money budget is at 80% or more (and not yet spent). */
+  budgetWarning: z.boolean(),
+});
 
 /**
  * Usage by tenant, agent, day and outcome code, read from the daily roll-ups (UsageDaily and
@@ -139,6 +171,7 @@ export class UsageController {
   @Get()
   @Roles(...READERS)
   @ApiOperation({ summary: 'Daily usage per agent: ?filter={"agentId":..,"from":"2026-12-01","to":"2026-12-31"}; Content-Range' })
+  @Answers({ status: 200, description: 'One page of agent-days; the total is in Content-Range.', schema: z.array(usageDay) })
   async list(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>, @Res({ passthrough: true }) reply: FastifyReply): Promise<UsageDayDto[]> {
     const { where, orderBy, skip, take } = parseListQuery(query, usageListSpec);
     const scoped = { AND: [tenantScope(user), ...where] };
@@ -210,7 +243,8 @@ export class UsageController {
     summary:
       'Failed and deferred turns by outcome code over the filtered days (same filter as the list, at most 92 days), newest example turn per code; read from Turn rows',
   })
-  async failures(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<TurnFailureDto[]> {
+  @Answers({ status: 200, description: 'Failed and deferred turns by outcome code, most first.', schema: z.array(turnFailureRow) })
+  async failures(@CurrentUser() user: AdminUser, @Query() query: Record<string, unknown>): Promise<TurnFailureDto[] & z.infer<typeof turnFailureRow>[]> {
     const window = parseFailureWindow(query);
     return adminTransaction(this.prisma, user, (tx) => turnFailuresByCode(tx, tenantScope(user).tenantId, window));
   }
@@ -218,10 +252,11 @@ export class UsageController {
   @Get('quota')
   @Roles(...READERS)
   @ApiOperation({ summary: "This month's model calls and tokens (customer turns and console runs) against the tenant's quotas, `console` the console's share (platform admins: ?tenantId=)" })
+  @Answers({ status: 200, description: 'Usage so far this month against the quotas.', schema: quotaAnswer })
   async quota(
     @CurrentUser() user: AdminUser,
     @Query(new ZodValidationPipe(z.strictObject({ tenantId: z.string().optional() }), 'query')) query: { tenantId?: string },
-  ): Promise<QuotaState> {
+  ): Promise<QuotaState & z.infer<typeof quotaAnswer>> {
     const tenantId = targetTenant(user, query.tenantId);
     const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { monthlyLlmCallQuota: true, monthlyTokenQuota: true, monthlyBudgetMicros: true } });
     if (!tenant) throw new ResourceNotFoundError('tenant', tenantId);

@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { storedJson } from '../common/answer-schemas';
+
+// What the playground routes answer (the OpenAPI document's schemas).
+
+const recordedCall = z.object({ call: z.string(), round: z.number().int(), tools: z.array(z.string()), schema: z.string().optional() });
+
+/** One playground turn: what the worker answered plus what ran. */
+export const playgroundTurn = z.object({
+  index: z.number().int(),
+  /** "draft", "unsaved" or "v<N>". */
+  target: z.string(),
+  version: z.number().int().nullable(),
+  provider: z.object({ name: z.string(), model: z.string() }),
+  createdAt: z.string(),
+  message: z.string(),
+  replies: z.array(z.object({ key: z.string(), text: z.string(), kind: z.string() })),
+  trace: z.array(storedJson).describe("The engine's trace: model calls (usage, timing) and tool calls (arguments, gate, result)."),
+  outcomes: z.array(
+    z.object({ kind: z.string(), status: z.string(), code: z.string().optional(), message: z.string().optional(), stepId: z.string().optional(), flowId: z.string().optional() }),
+  ),
+  llmCalls: z.number().int(),
+  usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cachedInputTokens: z.number().int() }),
+  /** Field values after the turn. */
+  fields: z.record(z.string(), z.unknown()),
+  /** The flow and step the conversation is at after the turn, or null. */
+  at: z.object({ flow: z.string(), step: z.string() }).nullable(),
+  /** The model calls, for a conversation test saved from here. */
+  recording: z.array(recordedCall),
+  totalMs: z.number(),
+  /** A turn the engine could not run. */
+  error: z.object({ code: z.string(), message: z.string() }).optional(),
+});
+
+export const playgroundTurnAnswer = z.object({ playgroundId: z.uuid(), turn: playgroundTurn });
+
+export const playgroundView = z.object({
+  id: z.uuid(),
+  agentId: z.uuid(),
+  target: z.string(),
+  turns: z.array(playgroundTurn),
+  createdAt: z.date(),
+  updatedAt: z.date(),
+});
