@@ -25,6 +25,9 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** What the document says for an undeclared react-admin list (openapi-document.ts's fallback). */
+const BARE_LIST = { type: 'array', items: { type: 'object', required: ['id'], properties: { id: { type: 'string' } } } };
+
 type Operation = { operationId?: string; security?: unknown[]; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }>; $ref?: string }> };
 
 function operations(): [string, string, Operation][] {
@@ -91,6 +94,33 @@ describe('the OpenAPI document', () => {
     const ids = operations().map(([, , op]) => op.operationId);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.every(Boolean)).toBe(true);
+  });
+
+  it('declares the body schema of every JSON success answer (the exceptions say why they have none)', () => {
+    // Success answers that are not a JSON body, so there is no JSON schema to declare.
+    const NOT_JSON: Record<string, string> = {
+      'post /v1/admin/auth/logout 204': 'No content.',
+      'get /v1/sessions/{sessionId}/stream 200': 'Server-Sent Events (text/event-stream), described in words.',
+      'get /v1/widget/{publicId}/stream 200': 'Server-Sent Events (text/event-stream), described in words.',
+      'get /v1/admin/usage-cost/export 200': 'A CSV file (text/csv).',
+      'get /v1/channels/whatsapp/{channelId} 200': "WhatsApp's handshake: the challenge as text/plain.",
+      'get /metrics 200': 'Prometheus text format (text/plain).',
+    };
+    const undeclared: string[] = [];
+    const notJson: string[] = [];
+    for (const [p, m, op] of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        if (Number(status) >= 300) continue;
+        const where = `${m} ${p} ${status}`;
+        const content = response.content ?? {};
+        const schema = content['application/json']?.schema as Record<string, unknown> | undefined;
+        if (!content['application/json']) notJson.push(where);
+        // `{}` (any JSON) or the bare "a list of records with an id" stand-in are not a declaration.
+        else if (!schema || Object.keys(schema).length === 0 || JSON.stringify(schema) === JSON.stringify(BARE_LIST)) undeclared.push(where);
+      }
+    }
+    expect(undeclared).toEqual([]);
+    expect(notJson.sort()).toEqual(Object.keys(NOT_JSON).sort());
   });
 
   it('has the same type for `seq` wherever it appears', () => {

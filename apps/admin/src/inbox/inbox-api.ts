@@ -1,72 +1,23 @@
+import type { DeclaredAnswer, Method, Operation, PathsWith } from '@switchboard/client';
 import { adminFetch } from '../api/api-fetch';
 
-// The inbox's API (apps/api/src/admin/inbox), typed as the console reads it.
+// The inbox's API (apps/api/src/admin/inbox), its answers typed from the API's OpenAPI document
+// (@switchboard/client): a field the API stops declaring stops compiling here.
 
-export interface InboxItem {
-  id: string;
-  tenantId: string;
-  externalKey: string;
-  channel: { id: string; name: string; kind: string };
-  agent: { id: string; name: string };
-  handedOffAt: string | null;
-  takenOverBy: string | null;
-  takenOverByMe: boolean;
-  unread: number;
-  lastMessage: { text: string; direction: 'inbound' | 'outbound'; at: string } | null;
-}
+type Answer<M extends Method, P extends PathsWith<M>> = DeclaredAnswer<Operation<M, P>>;
 
-export interface InlineTurn {
-  id: string;
-  provider: string;
-  model: string;
-  failure: 'failed' | 'deferred' | null;
-  outcomeCodes: string[];
-  totalMs: number;
-}
-
-export interface ConversationMessage {
-  id: string;
-  seq: number;
-  direction: 'inbound' | 'outbound';
-  status: string;
-  text: string;
-  kind: string | null;
-  turnId: string | null;
-  createdAt: string;
-  turn: InlineTurn | null;
-}
-
-export interface Note {
-  id: string;
-  text: string;
-  author: string | null;
-  createdAt: string;
-}
-
-export interface Conversation {
-  session: {
-    id: string;
-    tenantId: string;
-    externalKey: string;
-    status: 'active' | 'handed_off';
-    channel: { id: string; name: string; kind: string; hasWebhook: boolean };
-    agent: { id: string; name: string };
-    handedOffAt: string | null;
-    takenOverBy: string | null;
-    takenOverByMe: boolean;
-    unread: number;
-  };
-  messages: ConversationMessage[];
-  notes: Note[];
-  truncated: boolean;
-}
+export type InboxItem = Answer<'get', '/v1/admin/inbox'>[number];
+export type Conversation = Answer<'get', '/v1/admin/inbox/{id}'>;
+export type ConversationMessage = Conversation['messages'][number];
+export type InlineTurn = NonNullable<ConversationMessage['turn']>;
+export type Note = Answer<'post', '/v1/admin/inbox/{id}/notes'>;
 
 export const inboxApi = {
   list: () => adminFetch<InboxItem[]>('/inbox'),
   conversation: (id: string) => adminFetch<Conversation>(`/inbox/${id}`),
-  takeOver: (id: string) => adminFetch<unknown>(`/inbox/${id}/take-over`, { method: 'POST' }),
-  reply: (id: string, text: string, clientKey: string) => adminFetch<unknown>(`/inbox/${id}/replies`, { method: 'POST', body: { text, clientKey } }),
+  takeOver: (id: string) => adminFetch<Answer<'post', '/v1/admin/inbox/{id}/take-over'>>(`/inbox/${id}/take-over`, { method: 'POST' }),
+  reply: (id: string, text: string, clientKey: string) => adminFetch<Answer<'post', '/v1/admin/inbox/{id}/replies'>>(`/inbox/${id}/replies`, { method: 'POST', body: { text, clientKey } }),
   note: (id: string, text: string) => adminFetch<Note>(`/inbox/${id}/notes`, { method: 'POST', body: { text } }),
-  markRead: (id: string) => adminFetch<unknown>(`/inbox/${id}/read`, { method: 'POST' }),
-  handBack: (id: string) => adminFetch<unknown>(`/sessions/${id}/hand-back`, { method: 'POST' }),
+  markRead: (id: string) => adminFetch<Answer<'post', '/v1/admin/inbox/{id}/read'>>(`/inbox/${id}/read`, { method: 'POST' }),
+  handBack: (id: string) => adminFetch<Answer<'post', '/v1/admin/sessions/{id}/hand-back'>>(`/sessions/${id}/hand-back`, { method: 'POST' }),
 };

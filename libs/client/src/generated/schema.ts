@@ -2155,7 +2155,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of agents' health; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -2164,7 +2164,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        deferred: number;
+                        failed: number;
+                        failingShare: number;
+                        /** Format: uuid */
                         id: string;
+                        lastFailure: {
+                            /** Format: date-time */
+                            at: string;
+                            code: string | null;
+                            message: string | null;
+                            /** Format: uuid */
+                            sessionId: string;
+                            /** @enum {string} */
+                            status: "failed" | "deferred";
+                            /** Format: uuid */
+                            turnId: string;
+                        } | null;
+                        /** @enum {string} */
+                        status: "idle" | "ok" | "degraded" | "failing";
+                        turns: number;
+                        windowMinutes: number;
                     }[];
                 };
             };
@@ -2189,13 +2209,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The agent's health. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        deferred: number;
+                        failed: number;
+                        failingShare: number;
+                        /** Format: uuid */
+                        id: string;
+                        lastFailure: {
+                            /** Format: date-time */
+                            at: string;
+                            code: string | null;
+                            message: string | null;
+                            /** Format: uuid */
+                            sessionId: string;
+                            /** @enum {string} */
+                            status: "failed" | "deferred";
+                            /** Format: uuid */
+                            turnId: string;
+                        } | null;
+                        /** @enum {string} */
+                        status: "idle" | "ok" | "degraded" | "failing";
+                        turns: number;
+                        windowMinutes: number;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2218,13 +2260,63 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The templates. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        config: {
+                            doubleTexting?: {
+                                mergeWindowMs?: number;
+                                /** @enum {string} */
+                                policy: "sequential" | "merge";
+                            };
+                            fallbackMessage?: string;
+                            fields: {
+                                [key: string]: {
+                                    ask?: string;
+                                    description?: string;
+                                    enum?: (string | number | boolean)[];
+                                    /** @enum {string} */
+                                    extract?: "anywhere" | "asked";
+                                    label?: string;
+                                    /** @enum {string} */
+                                    type: "string" | "number" | "integer" | "boolean";
+                                };
+                            };
+                            flows: ({
+                                id: string;
+                                steps: unknown[];
+                            } & {
+                                [key: string]: unknown;
+                            })[];
+                            holdingMessage?: string;
+                            idle?: "silent" | {
+                                instructions?: string;
+                                prompt?: string;
+                                tools?: string[];
+                            };
+                            instructions?: string;
+                            maxToolLoops?: number;
+                            name?: string;
+                            provider: {
+                                /** Format: uri */
+                                baseURL?: string;
+                                credentialId?: string;
+                                /** @enum {string} */
+                                kind: "scripted" | "openai" | "gemini" | "openai-compatible";
+                                model: string;
+                                scripted?: unknown;
+                            };
+                            tools: string[];
+                        };
+                        description: string;
+                        /** @enum {string} */
+                        id: "concierge" | "faq" | "lead-capture";
+                        name: string;
+                    }[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2253,7 +2345,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of agents; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -2262,7 +2354,21 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        archivedAt: string | null;
+                        /** @description The draft AgentConfig (checked against its schema when saved; docs/admin-api.md). */
+                        config: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
                         id: string;
+                        name: string;
+                        publishedVersion: number | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** @description The draft differs from the live version in what a turn sees, or was never published. */
+                        unpublishedChanges: boolean;
+                        /** Format: date-time */
+                        updatedAt: string;
                     }[];
                 };
             };
@@ -2337,13 +2443,27 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The new agent (a draft, not published). */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        archivedAt: string | null;
+                        /** @description The draft AgentConfig (checked against its schema when saved; docs/admin-api.md). */
+                        config: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        publishedVersion: number | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2378,13 +2498,29 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The agent with its draft config. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        archivedAt: string | null;
+                        /** @description The draft AgentConfig (checked against its schema when saved; docs/admin-api.md). */
+                        config: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        publishedVersion: number | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** @description The draft differs from the live version in what a turn sees, or was never published. */
+                        unpublishedChanges: boolean;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2460,13 +2596,29 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The saved agent. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        archivedAt: string | null;
+                        /** @description The draft AgentConfig (checked against its schema when saved; docs/admin-api.md). */
+                        config: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        publishedVersion: number | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** @description The draft differs from the live version in what a turn sees, or was never published. */
+                        unpublishedChanges: boolean;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2502,13 +2654,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The deleted agent. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        archivedAt: string | null;
+                        /** @description The draft AgentConfig (checked against its schema when saved; docs/admin-api.md). */
+                        config: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        publishedVersion: number | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2542,13 +2708,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The agent, archived (already archived: unchanged). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        archivedAt: string | null;
+                        /** @description The draft AgentConfig (checked against its schema when saved; docs/admin-api.md). */
+                        config: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        publishedVersion: number | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2587,13 +2767,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The changes, in document order. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        changes: {
+                            after?: unknown;
+                            before?: unknown;
+                            /** @description JSON Pointer of the value, e.g. /flows/0/steps/1/prompt. */
+                            path: string;
+                        }[];
+                        from: number | "draft";
+                        to: number | "draft";
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2619,13 +2808,73 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The conversation with every turn. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        target: string;
+                        turns: {
+                            at: {
+                                flow: string;
+                                step: string;
+                            } | null;
+                            createdAt: string;
+                            error?: {
+                                code: string;
+                                message: string;
+                            };
+                            fields: {
+                                [key: string]: unknown;
+                            };
+                            index: number;
+                            llmCalls: number;
+                            message: string;
+                            outcomes: {
+                                code?: string;
+                                flowId?: string;
+                                kind: string;
+                                message?: string;
+                                status: string;
+                                stepId?: string;
+                            }[];
+                            provider: {
+                                model: string;
+                                name: string;
+                            };
+                            recording: {
+                                call: string;
+                                round: number;
+                                schema?: string;
+                                tools: string[];
+                            }[];
+                            replies: {
+                                key: string;
+                                kind: string;
+                                text: string;
+                            }[];
+                            target: string;
+                            totalMs: number;
+                            /** @description The engine's trace: model calls (usage, timing) and tool calls (arguments, gate, result). */
+                            trace: unknown[];
+                            usage: {
+                                cachedInputTokens: number;
+                                inputTokens: number;
+                                outputTokens: number;
+                            };
+                            version: number | null;
+                        }[];
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2661,13 +2910,66 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The replies and what ran (trace, usage, outcomes). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        playgroundId: string;
+                        turn: {
+                            at: {
+                                flow: string;
+                                step: string;
+                            } | null;
+                            createdAt: string;
+                            error?: {
+                                code: string;
+                                message: string;
+                            };
+                            fields: {
+                                [key: string]: unknown;
+                            };
+                            index: number;
+                            llmCalls: number;
+                            message: string;
+                            outcomes: {
+                                code?: string;
+                                flowId?: string;
+                                kind: string;
+                                message?: string;
+                                status: string;
+                                stepId?: string;
+                            }[];
+                            provider: {
+                                model: string;
+                                name: string;
+                            };
+                            recording: {
+                                call: string;
+                                round: number;
+                                schema?: string;
+                                tools: string[];
+                            }[];
+                            replies: {
+                                key: string;
+                                kind: string;
+                                text: string;
+                            }[];
+                            target: string;
+                            totalMs: number;
+                            /** @description The engine's trace: model calls (usage, timing) and tool calls (arguments, gate, result). */
+                            trace: unknown[];
+                            usage: {
+                                cachedInputTokens: number;
+                                inputTokens: number;
+                                outputTokens: number;
+                            };
+                            version: number | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2746,13 +3048,81 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description Published as the new version, with the tests it ran. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        note: string | null;
+                        /** Format: date-time */
+                        publishedAt: string;
+                        tests: {
+                            failed: number;
+                            overrideReason?: string;
+                            passed: number;
+                            results: {
+                                diverged?: {
+                                    actual: {
+                                        call: string;
+                                        round: number;
+                                        schema?: string;
+                                        tools: string[];
+                                    };
+                                    call: number;
+                                    message: string;
+                                    recorded?: {
+                                        call: string;
+                                        round: number;
+                                        schema?: string;
+                                        tools: string[];
+                                    };
+                                    turn: number;
+                                };
+                                error?: {
+                                    code: string;
+                                    message: string;
+                                };
+                                /** @enum {string} */
+                                mode: "replay" | "live";
+                                name: string;
+                                passed: boolean;
+                                ranAt: string;
+                                /** @description "draft", "unsaved" or "v<N>". */
+                                target: string;
+                                /** Format: uuid */
+                                testId: string;
+                                turns: {
+                                    error?: {
+                                        code: string;
+                                        message: string;
+                                    };
+                                    expectations: {
+                                        detail: string;
+                                        /** @description The expectation's kind (reply-contains, flow, field, ...). */
+                                        kind: string;
+                                        name: string;
+                                        passed: boolean;
+                                    }[];
+                                    index: number;
+                                    message: string;
+                                    passed: boolean;
+                                    replies: string[];
+                                }[];
+                            }[];
+                            total: number;
+                        };
+                        version: number;
+                        warnings: {
+                            /** @description Stable code: unreachable-step, ask-not-collected, no-trigger, ... */
+                            code: string;
+                            message: string;
+                            path: (string | number)[];
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2788,13 +3158,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The tests, oldest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description JSON as stored (checked when it was written). */
+                        lastPassingReplies: unknown;
+                        /** @description JSON as stored (checked when it was written). */
+                        lastRun: unknown;
+                        mode: string;
+                        name: string;
+                        recordedCalls: number;
+                        recordedVersion: number | null;
+                        source: string;
+                        sourceId: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** @description JSON as stored (checked when it was written). */
+                        turns: unknown;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    }[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2892,13 +3285,36 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The saved test. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description JSON as stored (checked when it was written). */
+                        lastPassingReplies: unknown;
+                        /** @description JSON as stored (checked when it was written). */
+                        lastRun: unknown;
+                        mode: string;
+                        name: string;
+                        recordedCalls: number;
+                        recordedVersion: number | null;
+                        source: string;
+                        sourceId: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** @description JSON as stored (checked when it was written). */
+                        turns: unknown;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -2926,13 +3342,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The test. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description JSON as stored (checked when it was written). */
+                        lastPassingReplies: unknown;
+                        /** @description JSON as stored (checked when it was written). */
+                        lastRun: unknown;
+                        mode: string;
+                        name: string;
+                        recordedCalls: number;
+                        recordedVersion: number | null;
+                        source: string;
+                        sourceId: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** @description JSON as stored (checked when it was written). */
+                        turns: unknown;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3020,13 +3459,36 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The edited test. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description JSON as stored (checked when it was written). */
+                        lastPassingReplies: unknown;
+                        /** @description JSON as stored (checked when it was written). */
+                        lastRun: unknown;
+                        mode: string;
+                        name: string;
+                        recordedCalls: number;
+                        recordedVersion: number | null;
+                        source: string;
+                        sourceId: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** @description JSON as stored (checked when it was written). */
+                        turns: unknown;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3054,13 +3516,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The deleted test. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description JSON as stored (checked when it was written). */
+                        lastPassingReplies: unknown;
+                        /** @description JSON as stored (checked when it was written). */
+                        lastRun: unknown;
+                        mode: string;
+                        name: string;
+                        recordedCalls: number;
+                        recordedVersion: number | null;
+                        source: string;
+                        sourceId: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** @description JSON as stored (checked when it was written). */
+                        turns: unknown;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3094,13 +3579,64 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description Whether the test passed, and its result. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        passed: boolean;
+                        results: {
+                            diverged?: {
+                                actual: {
+                                    call: string;
+                                    round: number;
+                                    schema?: string;
+                                    tools: string[];
+                                };
+                                call: number;
+                                message: string;
+                                recorded?: {
+                                    call: string;
+                                    round: number;
+                                    schema?: string;
+                                    tools: string[];
+                                };
+                                turn: number;
+                            };
+                            error?: {
+                                code: string;
+                                message: string;
+                            };
+                            /** @enum {string} */
+                            mode: "replay" | "live";
+                            name: string;
+                            passed: boolean;
+                            ranAt: string;
+                            /** @description "draft", "unsaved" or "v<N>". */
+                            target: string;
+                            /** Format: uuid */
+                            testId: string;
+                            turns: {
+                                error?: {
+                                    code: string;
+                                    message: string;
+                                };
+                                expectations: {
+                                    detail: string;
+                                    /** @description The expectation's kind (reply-contains, flow, field, ...). */
+                                    kind: string;
+                                    name: string;
+                                    passed: boolean;
+                                }[];
+                                index: number;
+                                message: string;
+                                passed: boolean;
+                                replies: string[];
+                            }[];
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3171,13 +3707,64 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description Whether every test passed, and each result. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        passed: boolean;
+                        results: {
+                            diverged?: {
+                                actual: {
+                                    call: string;
+                                    round: number;
+                                    schema?: string;
+                                    tools: string[];
+                                };
+                                call: number;
+                                message: string;
+                                recorded?: {
+                                    call: string;
+                                    round: number;
+                                    schema?: string;
+                                    tools: string[];
+                                };
+                                turn: number;
+                            };
+                            error?: {
+                                code: string;
+                                message: string;
+                            };
+                            /** @enum {string} */
+                            mode: "replay" | "live";
+                            name: string;
+                            passed: boolean;
+                            ranAt: string;
+                            /** @description "draft", "unsaved" or "v<N>". */
+                            target: string;
+                            /** Format: uuid */
+                            testId: string;
+                            turns: {
+                                error?: {
+                                    code: string;
+                                    message: string;
+                                };
+                                expectations: {
+                                    detail: string;
+                                    /** @description The expectation's kind (reply-contains, flow, field, ...). */
+                                    kind: string;
+                                    name: string;
+                                    passed: boolean;
+                                }[];
+                                index: number;
+                                message: string;
+                                passed: boolean;
+                                replies: string[];
+                            }[];
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3240,13 +3827,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The agent, back in use (not archived: unchanged). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        archivedAt: string | null;
+                        /** @description The draft AgentConfig (checked against its schema when saved; docs/admin-api.md). */
+                        config: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        publishedVersion: number | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3273,13 +3874,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The draft loads; what looks like a mistake. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        warnings: {
+                            /** @description Stable code: unreachable-step, ask-not-collected, no-trigger, ... */
+                            code: string;
+                            message: string;
+                            path: (string | number)[];
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3322,7 +3932,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of versions; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -3331,7 +3941,23 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** @description The AgentConfig this version runs. */
+                        config: unknown;
+                        /** Format: uuid */
                         id: string;
+                        note: string | null;
+                        overrideReason: string | null;
+                        /** Format: date-time */
+                        publishedAt: string;
+                        publishedById: string | null;
+                        restoredFrom: number | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** @description The conversation tests run before the publish. */
+                        testResults: unknown;
+                        version: number;
                     }[];
                 };
             };
@@ -3358,13 +3984,31 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The version. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** @description The AgentConfig this version runs. */
+                        config: unknown;
+                        /** Format: uuid */
+                        id: string;
+                        note: string | null;
+                        overrideReason: string | null;
+                        /** Format: date-time */
+                        publishedAt: string;
+                        publishedById: string | null;
+                        restoredFrom: number | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** @description The conversation tests run before the publish. */
+                        testResults: unknown;
+                        version: number;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3399,13 +4043,86 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The version is the draft again (and published, when asked). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        published?: {
+                            /** Format: uuid */
+                            agentId: string;
+                            note: string | null;
+                            /** Format: date-time */
+                            publishedAt: string;
+                            tests: {
+                                failed: number;
+                                overrideReason?: string;
+                                passed: number;
+                                results: {
+                                    diverged?: {
+                                        actual: {
+                                            call: string;
+                                            round: number;
+                                            schema?: string;
+                                            tools: string[];
+                                        };
+                                        call: number;
+                                        message: string;
+                                        recorded?: {
+                                            call: string;
+                                            round: number;
+                                            schema?: string;
+                                            tools: string[];
+                                        };
+                                        turn: number;
+                                    };
+                                    error?: {
+                                        code: string;
+                                        message: string;
+                                    };
+                                    /** @enum {string} */
+                                    mode: "replay" | "live";
+                                    name: string;
+                                    passed: boolean;
+                                    ranAt: string;
+                                    /** @description "draft", "unsaved" or "v<N>". */
+                                    target: string;
+                                    /** Format: uuid */
+                                    testId: string;
+                                    turns: {
+                                        error?: {
+                                            code: string;
+                                            message: string;
+                                        };
+                                        expectations: {
+                                            detail: string;
+                                            /** @description The expectation's kind (reply-contains, flow, field, ...). */
+                                            kind: string;
+                                            name: string;
+                                            passed: boolean;
+                                        }[];
+                                        index: number;
+                                        message: string;
+                                        passed: boolean;
+                                        replies: string[];
+                                    }[];
+                                }[];
+                                total: number;
+                            };
+                            version: number;
+                            warnings: {
+                                /** @description Stable code: unreachable-step, ask-not-collected, no-trigger, ... */
+                                code: string;
+                                message: string;
+                                path: (string | number)[];
+                            }[];
+                        };
+                        restoredFrom: number;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3437,7 +4154,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of keys; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -3446,7 +4163,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: uuid */
+                        channelId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
                         id: string;
+                        lastUsedAt: string | null;
+                        name: string;
+                        prefix: string;
+                        revokedAt: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
                     }[];
                 };
             };
@@ -3478,13 +4206,28 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The new key, with its plaintext `key` this once. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        channelId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description The key (sb_live_...): shown in this answer only. */
+                        key: string;
+                        lastUsedAt: string | null;
+                        name: string;
+                        prefix: string;
+                        revokedAt: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3519,13 +4262,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The key, without its secret. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        channelId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        lastUsedAt: string | null;
+                        name: string;
+                        prefix: string;
+                        revokedAt: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3550,13 +4306,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The key as revoked (revokedAt set). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        channelId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        lastUsedAt: string | null;
+                        name: string;
+                        prefix: string;
+                        revokedAt: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3586,7 +4355,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of entries; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -3595,7 +4364,27 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description e.g. agent.update, agent.publish, api-key.revoke */
+                        action: string;
+                        actor: {
+                            email: string;
+                            name: string;
+                        } | null;
+                        /** @description user, api-key or system */
+                        actorType: string;
+                        actorUserId: string | null;
+                        /** @description JSON as stored (checked when it was written). */
+                        after: unknown;
+                        /** @description JSON as stored (checked when it was written). */
+                        before: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        entityId: string | null;
+                        entityType: string;
+                        /** Format: uuid */
                         id: string;
+                        requestId: string | null;
+                        tenantId: string | null;
                     }[];
                 };
             };
@@ -3620,13 +4409,35 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The entry. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description e.g. agent.update, agent.publish, api-key.revoke */
+                        action: string;
+                        actor: {
+                            email: string;
+                            name: string;
+                        } | null;
+                        /** @description user, api-key or system */
+                        actorType: string;
+                        actorUserId: string | null;
+                        /** @description JSON as stored (checked when it was written). */
+                        after: unknown;
+                        /** @description JSON as stored (checked when it was written). */
+                        before: unknown;
+                        /** Format: date-time */
+                        createdAt: string;
+                        entityId: string | null;
+                        entityType: string;
+                        /** Format: uuid */
+                        id: string;
+                        requestId: string | null;
+                        tenantId: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3653,13 +4464,27 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description Logged in; the refresh cookie (sb_refresh) is set. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        accessToken: string;
+                        expiresIn: number;
+                        /** @constant */
+                        tokenType: "Bearer";
+                        user: {
+                            email: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "platform_admin" | "owner" | "admin" | "operator" | "viewer";
+                            tenantId: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3722,13 +4547,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The user the access token belongs to. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        email: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "platform_admin" | "owner" | "admin" | "operator" | "viewer";
+                        tenantId: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3747,13 +4580,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description A new access token; the refresh cookie is replaced. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        accessToken: string;
+                        expiresIn: number;
+                        /** @constant */
+                        tokenType: "Bearer";
+                        user: {
+                            email: string;
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** @enum {string} */
+                            role: "platform_admin" | "owner" | "admin" | "operator" | "viewer";
+                            tenantId: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3791,7 +4638,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of channels; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -3800,7 +4647,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        hasSecrets: boolean;
+                        hasWebhookSecret: boolean;
+                        /** Format: uuid */
                         id: string;
+                        /** @enum {string} */
+                        kind: "api" | "widget" | "telegram" | "whatsapp" | "slack" | "chatwoot";
+                        name: string;
+                        publicId: string | null;
+                        /** @description The kind's settings (a widget's looks and origins, a platform's non-secret options). */
+                        settings: unknown;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        webhookSecretPreviousExpiresAt: string | null;
+                        webhookUrl: string | null;
                     }[];
                 };
             };
@@ -3840,13 +4706,41 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The new channel, with its signing secret this once. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        hasSecrets: boolean;
+                        hasWebhookSecret: boolean;
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "api" | "widget" | "telegram" | "whatsapp" | "slack" | "chatwoot";
+                        name: string;
+                        platform?: {
+                            inboundUrl: string;
+                            verifyToken?: string;
+                            webhookRegistered: boolean;
+                        };
+                        publicId: string | null;
+                        /** @description The kind's settings (a widget's looks and origins, a platform's non-secret options). */
+                        settings: unknown;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        /** @description The webhook signing secret (whsec_...): shown in this answer only. */
+                        webhookSecret: string;
+                        webhookSecretPreviousExpiresAt: string | null;
+                        webhookUrl: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3890,13 +4784,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The channel (no secrets). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        hasSecrets: boolean;
+                        hasWebhookSecret: boolean;
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "api" | "widget" | "telegram" | "whatsapp" | "slack" | "chatwoot";
+                        name: string;
+                        publicId: string | null;
+                        /** @description The kind's settings (a widget's looks and origins, a platform's non-secret options). */
+                        settings: unknown;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        webhookSecretPreviousExpiresAt: string | null;
+                        webhookUrl: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3932,13 +4847,39 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The saved channel (and a platform's setup, when its credentials changed). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        hasSecrets: boolean;
+                        hasWebhookSecret: boolean;
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "api" | "widget" | "telegram" | "whatsapp" | "slack" | "chatwoot";
+                        name: string;
+                        platform?: {
+                            inboundUrl: string;
+                            verifyToken?: string;
+                            webhookRegistered: boolean;
+                        };
+                        publicId: string | null;
+                        /** @description The kind's settings (a widget's looks and origins, a platform's non-secret options). */
+                        settings: unknown;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        webhookSecretPreviousExpiresAt: string | null;
+                        webhookUrl: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -3983,13 +4924,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The deleted channel. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        hasSecrets: boolean;
+                        hasWebhookSecret: boolean;
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "api" | "widget" | "telegram" | "whatsapp" | "slack" | "chatwoot";
+                        name: string;
+                        platform?: {
+                            error?: string;
+                            ok: boolean;
+                        };
+                        publicId: string | null;
+                        /** @description The kind's settings (a widget's looks and origins, a platform's non-secret options). */
+                        settings: unknown;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        webhookSecretPreviousExpiresAt: string | null;
+                        webhookUrl: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4021,13 +4987,19 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The new secret, this once. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @description The new signing secret: shown in this answer only. */
+                        webhookSecret: string;
+                        webhookSecretPreviousExpiresAt: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4054,13 +5026,41 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description What the receiver answered, or why no answer came (`ok: false`). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        body: string;
+                        /** Format: uuid */
+                        channelId: string;
+                        headers: {
+                            [key: string]: string;
+                        };
+                        ms: number;
+                        /** @constant */
+                        ok: true;
+                        status: number;
+                        truncated: boolean;
+                        /** @description The webhook URL, without credentials. */
+                        url: string;
+                        webhookId: string;
+                    } | {
+                        /** Format: uuid */
+                        channelId: string;
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        ms: number;
+                        /** @constant */
+                        ok: false;
+                        /** @description The webhook URL, without credentials. */
+                        url: string;
+                        webhookId: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4119,7 +5119,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of dead turn jobs; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -4128,7 +5128,20 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        attemptsMade: number;
+                        /** Format: date-time */
+                        enqueuedAt: string;
+                        failedAt: string | null;
+                        failedReason: string;
                         id: string;
+                        maxAttempts: number;
+                        messageId: string | null;
+                        messageStatus: string | null;
+                        /** Format: uuid */
+                        sessionId: string;
+                        /** Format: uuid */
+                        tenantId: string;
+                        wake: string | null;
                     }[];
                 };
             };
@@ -4153,13 +5166,28 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The job, queued again. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        attemptsMade: number;
+                        /** Format: date-time */
+                        enqueuedAt: string;
+                        failedAt: string | null;
+                        failedReason: string;
+                        id: string;
+                        maxAttempts: number;
+                        messageId: string | null;
+                        messageStatus: string | null;
+                        /** Format: uuid */
+                        sessionId: string;
+                        /** Format: uuid */
+                        tenantId: string;
+                        wake: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4200,7 +5228,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of deliveries; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -4209,7 +5237,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        attempts: number;
+                        /** Format: uuid */
+                        channelId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        deliveredAt: string | null;
+                        /** Format: uuid */
                         id: string;
+                        lastError: string | null;
+                        lastStatusCode: number | null;
+                        messageId: string | null;
+                        nextAttemptAt: string | null;
+                        /** @description The session's id (a reply's is its message's); empty when it is gone. */
+                        sessionId: string;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed" | "dead";
+                        /** Format: uuid */
+                        tenantId: string;
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
                     }[];
                 };
             };
@@ -4234,13 +5283,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The delivery. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        attempts: number;
+                        /** Format: uuid */
+                        channelId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        deliveredAt: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        lastError: string | null;
+                        lastStatusCode: number | null;
+                        messageId: string | null;
+                        nextAttemptAt: string | null;
+                        /** @description The session's id (a reply's is its message's); empty when it is gone. */
+                        sessionId: string;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed" | "dead";
+                        /** Format: uuid */
+                        tenantId: string;
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4265,13 +5337,36 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The delivery, pending again. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        attempts: number;
+                        /** Format: uuid */
+                        channelId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        deliveredAt: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        lastError: string | null;
+                        lastStatusCode: number | null;
+                        messageId: string | null;
+                        nextAttemptAt: string | null;
+                        /** @description The session's id (a reply's is its message's); empty when it is gone. */
+                        sessionId: string;
+                        /** @enum {string} */
+                        status: "pending" | "delivered" | "failed" | "dead";
+                        /** Format: uuid */
+                        tenantId: string;
+                        type: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4307,13 +5402,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The checklist. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        done: boolean;
+                        steps: {
+                            /** Format: uuid */
+                            channelId?: string;
+                            detail: string;
+                            done: boolean;
+                            /** @enum {string} */
+                            id: "agent" | "channel" | "test-message" | "inbox";
+                            /** Format: uuid */
+                            sessionId?: string;
+                        }[];
+                        /** Format: uuid */
+                        tenantId: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4337,13 +5446,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The JSON Schema. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        [key: string]: unknown;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4381,7 +5492,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of HTTP tools; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -4390,7 +5501,29 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string;
+                        destructive: boolean;
+                        /** @description Plain headers sent with every call. */
+                        headers: unknown;
+                        /** Format: uuid */
                         id: string;
+                        /** @constant */
+                        kind: "http";
+                        /** @enum {string} */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /** @description JSON Schema of the arguments. */
+                        parameters: unknown;
+                        readOnly: boolean;
+                        secretHeaderNames: string[];
+                        /** Format: uuid */
+                        tenantId: string;
+                        timeoutMs: number;
+                        toolId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
                     }[];
                 };
             };
@@ -4452,13 +5585,37 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The new HTTP tool. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string;
+                        destructive: boolean;
+                        /** @description Plain headers sent with every call. */
+                        headers: unknown;
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        kind: "http";
+                        /** @enum {string} */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /** @description JSON Schema of the arguments. */
+                        parameters: unknown;
+                        readOnly: boolean;
+                        secretHeaderNames: string[];
+                        /** Format: uuid */
+                        tenantId: string;
+                        timeoutMs: number;
+                        toolId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4502,13 +5659,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The HTTP tool (secret header names, never values). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string;
+                        destructive: boolean;
+                        /** @description Plain headers sent with every call. */
+                        headers: unknown;
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        kind: "http";
+                        /** @enum {string} */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /** @description JSON Schema of the arguments. */
+                        parameters: unknown;
+                        readOnly: boolean;
+                        secretHeaderNames: string[];
+                        /** Format: uuid */
+                        tenantId: string;
+                        timeoutMs: number;
+                        toolId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4555,13 +5736,37 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The saved HTTP tool. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string;
+                        destructive: boolean;
+                        /** @description Plain headers sent with every call. */
+                        headers: unknown;
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        kind: "http";
+                        /** @enum {string} */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /** @description JSON Schema of the arguments. */
+                        parameters: unknown;
+                        readOnly: boolean;
+                        secretHeaderNames: string[];
+                        /** Format: uuid */
+                        tenantId: string;
+                        timeoutMs: number;
+                        toolId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4597,13 +5802,37 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The deleted HTTP tool. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        description: string;
+                        destructive: boolean;
+                        /** @description Plain headers sent with every call. */
+                        headers: unknown;
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        kind: "http";
+                        /** @enum {string} */
+                        method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                        /** @description JSON Schema of the arguments. */
+                        parameters: unknown;
+                        readOnly: boolean;
+                        secretHeaderNames: string[];
+                        /** Format: uuid */
+                        tenantId: string;
+                        timeoutMs: number;
+                        toolId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        url: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4646,13 +5875,33 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description What the endpoint answered, or why it did not (`ok: false`). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        body: string;
+                        headers: {
+                            [key: string]: string;
+                        };
+                        ms: number;
+                        /** @constant */
+                        ok: true;
+                        status: number;
+                        toolId: string;
+                        truncated: boolean;
+                    } | {
+                        error: {
+                            code: string;
+                            message: string;
+                        };
+                        ms: number;
+                        /** @constant */
+                        ok: false;
+                        toolId: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4704,13 +5953,42 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description Handed-off conversations, newest activity first (at most 200). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        agent: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                        };
+                        channel: {
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            kind: "api" | "widget" | "telegram" | "whatsapp" | "slack" | "chatwoot";
+                            name: string;
+                        };
+                        externalKey: string;
+                        handedOffAt: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        lastMessage: {
+                            /** Format: date-time */
+                            at: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            text: string;
+                        } | null;
+                        takenOverBy: string | null;
+                        takenOverByMe: boolean;
+                        /** Format: uuid */
+                        tenantId: string;
+                        unread: number;
+                    }[];
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4734,13 +6012,72 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The newest messages in order, each customer message with its turn, and the notes. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        messages: {
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            /** Format: uuid */
+                            id: string;
+                            kind: string | null;
+                            /** @description Arrival order within the session: a 64-bit integer as a decimal string */
+                            seq: string;
+                            status: string;
+                            text: string;
+                            turn: {
+                                failure: ("failed" | "deferred") | null;
+                                /** Format: uuid */
+                                id: string;
+                                model: string;
+                                outcomeCodes: string[];
+                                provider: string;
+                                totalMs: number;
+                            } | null;
+                            turnId: string | null;
+                        }[];
+                        notes: {
+                            author: string | null;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: uuid */
+                            id: string;
+                            text: string;
+                        }[];
+                        session: {
+                            agent: {
+                                /** Format: uuid */
+                                id: string;
+                                name: string;
+                            };
+                            channel: {
+                                hasWebhook: boolean;
+                                /** Format: uuid */
+                                id: string;
+                                /** @enum {string} */
+                                kind: "api" | "widget" | "telegram" | "whatsapp" | "slack" | "chatwoot";
+                                name: string;
+                            };
+                            externalKey: string;
+                            handedOffAt: string | null;
+                            /** Format: uuid */
+                            id: string;
+                            /** @enum {string} */
+                            status: "active" | "handed_off";
+                            takenOverBy: string | null;
+                            takenOverByMe: boolean;
+                            /** Format: uuid */
+                            tenantId: string;
+                            unread: number;
+                        };
+                        truncated: boolean;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4771,13 +6108,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The note (never shown to the customer). */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        author: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        text: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4804,13 +6148,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description Nothing unread any more. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        unread: 0;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4845,13 +6194,24 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The reply, stored and sent (a repeated clientKey answers the first one). */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** @enum {string} */
+                        delivered: "queued" | "stream-only";
+                        /** Format: uuid */
+                        id: string;
+                        kind: string;
+                        /** @description Arrival order within the session: a 64-bit integer as a decimal string */
+                        seq: string;
+                        text: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -4887,13 +6247,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The session, now held by the caller. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        handedOffAt: string | null;
+                        /** Format: uuid */
+                        id: string;
+                        /** @constant */
+                        status: "handed_off";
+                        takenOverBy: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5046,7 +6413,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of prices; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -5055,7 +6422,24 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        cachedInput: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string;
+                        /** Format: date-time */
+                        effectiveFrom: string;
+                        /** Format: uuid */
                         id: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        input: string;
+                        model: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        output: string;
+                        provider: string;
+                        source: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
                     }[];
                 };
             };
@@ -5093,13 +6477,32 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The new price. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        cachedInput: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string;
+                        /** Format: date-time */
+                        effectiveFrom: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        input: string;
+                        model: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        output: string;
+                        provider: string;
+                        source: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5134,13 +6537,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The price. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        cachedInput: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string;
+                        /** Format: date-time */
+                        effectiveFrom: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        input: string;
+                        model: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        output: string;
+                        provider: string;
+                        source: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5180,13 +6602,32 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The saved price. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        cachedInput: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string;
+                        /** Format: date-time */
+                        effectiveFrom: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        input: string;
+                        model: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        output: string;
+                        provider: string;
+                        source: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5222,13 +6663,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The deleted price. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        cachedInput: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string;
+                        /** Format: date-time */
+                        effectiveFrom: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        input: string;
+                        model: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        output: string;
+                        provider: string;
+                        source: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5258,7 +6718,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of credentials (no secrets); the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -5267,7 +6727,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        baseURL: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
                         id: string;
+                        /** @enum {string} */
+                        kind: "openai" | "gemini" | "openai-compatible";
+                        name: string;
+                        secretLast4: string;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
                     }[];
                 };
             };
@@ -5301,13 +6773,27 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The stored credential (the secret is never answered). */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        baseURL: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "openai" | "gemini" | "openai-compatible";
+                        name: string;
+                        secretLast4: string;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5351,13 +6837,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The credential (last 4 characters of the secret at most). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        baseURL: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "openai" | "gemini" | "openai-compatible";
+                        name: string;
+                        secretLast4: string;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5390,13 +6890,27 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The saved credential. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        baseURL: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "openai" | "gemini" | "openai-compatible";
+                        name: string;
+                        secretLast4: string;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5441,13 +6955,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The deleted credential. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        baseURL: string | null;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "openai" | "gemini" | "openai-compatible";
+                        name: string;
+                        secretLast4: string;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5479,13 +7007,38 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The backlog (and, for a platform admin, the queue counts). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        backlog: {
+                            deadLetters: number;
+                            deliveriesDead: number;
+                            deliveriesFailed: number;
+                            deliveriesPending: number;
+                            messagesQueued: number;
+                            wakesDue: number;
+                            wakesScheduled: number;
+                        };
+                        queues?: {
+                            counts: {
+                                active: number;
+                                completed: number;
+                                delayed: number;
+                                failed: number;
+                                prioritized: number;
+                                waiting: number;
+                                waitingChildren: number;
+                            };
+                            name: string;
+                        }[];
+                        /** @enum {string} */
+                        scope: "platform" | "tenant";
+                        tenantId: string | null;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5514,7 +7067,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of sessions; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -5523,7 +7076,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: uuid */
+                        channelId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        externalKey: string;
+                        /** Format: uuid */
                         id: string;
+                        lastMessageAt: string | null;
+                        lastTurnFailure: {
+                            /** Format: date-time */
+                            at: string;
+                            code: string | null;
+                            message: string | null;
+                            /** @enum {string} */
+                            status: "failed" | "deferred";
+                            /** Format: uuid */
+                            turnId: string;
+                        } | null;
+                        /** @enum {string} */
+                        status: "active" | "handed_off";
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        version: number;
+                        /** @description JSON as stored (checked when it was written). */
+                        visitorContext: unknown;
                     }[];
                 };
             };
@@ -5548,13 +7129,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The session. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: uuid */
+                        channelId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        externalKey: string;
+                        /** Format: uuid */
+                        id: string;
+                        lastMessageAt: string | null;
+                        /** @enum {string} */
+                        status: "active" | "handed_off";
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        version: number;
+                        /** @description JSON as stored (checked when it was written). */
+                        visitorContext: unknown;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5579,13 +7180,33 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The session, back with its agent. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        /** Format: uuid */
+                        channelId: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        externalKey: string;
+                        /** Format: uuid */
+                        id: string;
+                        lastMessageAt: string | null;
+                        /** @enum {string} */
+                        status: "active" | "handed_off";
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                        version: number;
+                        /** @description JSON as stored (checked when it was written). */
+                        visitorContext: unknown;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5661,7 +7282,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of prices; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -5670,7 +7291,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        cachedInput: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string;
+                        /** Format: date-time */
+                        effectiveFrom: string;
+                        /** Format: uuid */
                         id: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        input: string;
+                        model: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        output: string;
+                        provider: string;
+                        source: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
                     }[];
                 };
             };
@@ -5709,13 +7349,34 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The new tenant price. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        cachedInput: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string;
+                        /** Format: date-time */
+                        effectiveFrom: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        input: string;
+                        model: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        output: string;
+                        provider: string;
+                        source: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5759,13 +7420,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The tenant price. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        cachedInput: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string;
+                        /** Format: date-time */
+                        effectiveFrom: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        input: string;
+                        model: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        output: string;
+                        provider: string;
+                        source: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5805,13 +7487,34 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The saved tenant price. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        cachedInput: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string;
+                        /** Format: date-time */
+                        effectiveFrom: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        input: string;
+                        model: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        output: string;
+                        provider: string;
+                        source: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5847,13 +7550,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The deleted tenant price. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        cachedInput: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        currency: string;
+                        /** Format: date-time */
+                        effectiveFrom: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        input: string;
+                        model: string;
+                        /** @description Per million tokens, an exact decimal string ("0.400000"). */
+                        output: string;
+                        provider: string;
+                        source: string | null;
+                        /** Format: uuid */
+                        tenantId: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5883,7 +7607,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of tenants; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -5892,7 +7616,19 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
                         id: string;
+                        /** @description USD a month as an exact decimal string ("250.000000"); null = no budget (docs/cost.md). */
+                        monthlyBudget: string | null;
+                        monthlyLlmCallQuota: number | null;
+                        monthlyTokenQuota: number | null;
+                        name: string;
+                        queueWeight: number;
+                        slug: string;
+                        /** Format: date-time */
+                        updatedAt: string;
                     }[];
                 };
             };
@@ -5926,13 +7662,27 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The new tenant. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description USD a month as an exact decimal string ("250.000000"); null = no budget (docs/cost.md). */
+                        monthlyBudget: string | null;
+                        monthlyLlmCallQuota: number | null;
+                        monthlyTokenQuota: number | null;
+                        name: string;
+                        queueWeight: number;
+                        slug: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5967,13 +7717,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The tenant. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description USD a month as an exact decimal string ("250.000000"); null = no budget (docs/cost.md). */
+                        monthlyBudget: string | null;
+                        monthlyLlmCallQuota: number | null;
+                        monthlyTokenQuota: number | null;
+                        name: string;
+                        queueWeight: number;
+                        slug: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6009,13 +7773,27 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The saved tenant. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description USD a month as an exact decimal string ("250.000000"); null = no budget (docs/cost.md). */
+                        monthlyBudget: string | null;
+                        monthlyLlmCallQuota: number | null;
+                        monthlyTokenQuota: number | null;
+                        name: string;
+                        queueWeight: number;
+                        slug: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6051,13 +7829,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The deleted tenant. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        /** @description USD a month as an exact decimal string ("250.000000"); null = no budget (docs/cost.md). */
+                        monthlyBudget: string | null;
+                        monthlyLlmCallQuota: number | null;
+                        monthlyTokenQuota: number | null;
+                        name: string;
+                        queueWeight: number;
+                        slug: string;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6087,7 +7879,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of tools (code and HTTP); the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -6096,7 +7888,26 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        description: string;
+                        destructive: boolean;
+                        /** @description `code:<toolId>` or `http:<row id>`. */
                         id: string;
+                        /** @enum {string} */
+                        kind: "code" | "http";
+                        method?: string;
+                        /** @description The tool's JSON Schema of arguments. */
+                        parameters: unknown;
+                        readOnly: boolean;
+                        tenantId: string | null;
+                        toolId: string;
+                        url?: string;
+                        usedBy: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: uuid */
+                            tenantId: string;
+                        }[];
                     }[];
                 };
             };
@@ -6121,13 +7932,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The tool. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        description: string;
+                        destructive: boolean;
+                        /** @description `code:<toolId>` or `http:<row id>`. */
+                        id: string;
+                        /** @enum {string} */
+                        kind: "code" | "http";
+                        method?: string;
+                        /** @description The tool's JSON Schema of arguments. */
+                        parameters: unknown;
+                        readOnly: boolean;
+                        tenantId: string | null;
+                        toolId: string;
+                        url?: string;
+                        usedBy: {
+                            /** Format: uuid */
+                            id: string;
+                            name: string;
+                            /** Format: uuid */
+                            tenantId: string;
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6157,7 +7989,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of turns; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -6166,7 +7998,31 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        agentVersion: number | null;
+                        cachedInputTokens: number;
+                        commitMs: number;
+                        costMicros: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
                         id: string;
+                        inputTokens: number;
+                        llmCalls: number;
+                        model: string;
+                        modelMs: number;
+                        outcomeCodes: string[];
+                        outputTokens: number;
+                        provider: string;
+                        queueWaitMs: number;
+                        /** Format: uuid */
+                        sessionId: string;
+                        /** Format: uuid */
+                        tenantId: string;
+                        toolsMs: number;
+                        totalMs: number;
+                        unpricedCalls: number;
                     }[];
                 };
             };
@@ -6191,13 +8047,43 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The turn with its trace and outcomes. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        agentVersion: number | null;
+                        cachedInputTokens: number;
+                        commitMs: number;
+                        costMicros: string;
+                        /** Format: date-time */
+                        createdAt: string;
+                        /** Format: uuid */
+                        id: string;
+                        inputTokens: number;
+                        llmCalls: number;
+                        model: string;
+                        modelMs: number;
+                        outcomeCodes: string[];
+                        /** @description The step outcomes, as the worker stored them. */
+                        outcomes: unknown[];
+                        outputTokens: number;
+                        provider: string;
+                        queueWaitMs: number;
+                        /** Format: uuid */
+                        sessionId: string;
+                        /** Format: uuid */
+                        tenantId: string;
+                        toolsMs: number;
+                        totalMs: number;
+                        /** @description The engine's trace entries, as the worker stored them. */
+                        trace: unknown[];
+                        unpricedCalls: number;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6227,7 +8113,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of agent-days; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -6236,7 +8122,37 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: uuid */
+                        agentId: string;
+                        avgCommitMs: number | null;
+                        avgModelMs: number | null;
+                        avgQueueWaitMs: number | null;
+                        avgToolsMs: number | null;
+                        cachedInputTokens: number;
+                        completedRuns: number;
+                        costMicros: string;
+                        costPerResolvedMicros: string | null;
+                        /** Format: date */
+                        day: string;
+                        deferredTurns: number;
+                        failedTurns: number;
                         id: string;
+                        inputTokens: number;
+                        latencyMs: {
+                            avg: number | null;
+                            p50: number | null;
+                            p95: number | null;
+                            p99: number | null;
+                        };
+                        llmCalls: number;
+                        outcomes: {
+                            [key: string]: number;
+                        };
+                        outputTokens: number;
+                        /** Format: uuid */
+                        tenantId: string;
+                        turns: number;
+                        unpricedCalls: number;
                     }[];
                 };
             };
@@ -6264,13 +8180,30 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description Cost per group over the range, biggest first. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @enum {string} */
+                        by: "agent" | "model" | "channel" | "flow" | "step" | "day";
+                        rows: {
+                            cachedInputTokens: number;
+                            costMicros: string;
+                            inputTokens: number;
+                            key: {
+                                [key: string]: string;
+                            };
+                            label: string;
+                            llmCalls: number;
+                            outputTokens: number;
+                            share: number;
+                            unpricedCalls: number;
+                        }[];
+                        totalMicros: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6388,7 +8321,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description Failed and deferred turns by outcome code, most first. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -6397,7 +8330,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        agents: number;
+                        code: string | null;
                         id: string;
+                        /** Format: date-time */
+                        lastAt: string;
+                        /** Format: uuid */
+                        lastTurnId: string;
+                        /** @enum {string} */
+                        status: "failed" | "deferred";
+                        turns: number;
                     }[];
                 };
             };
@@ -6475,13 +8417,34 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description Usage so far this month against the quotas. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        budgetWarning: boolean;
+                        console: {
+                            llmCalls: number;
+                            tokens: number;
+                        };
+                        cost: {
+                            quota: number | null;
+                            used: number;
+                        };
+                        exceeded: ("llmCalls" | "tokens" | "cost") | null;
+                        llmCalls: {
+                            quota: number | null;
+                            used: number;
+                        };
+                        /** Format: date-time */
+                        resetsAt: string;
+                        tokens: {
+                            quota: number | null;
+                            used: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6594,7 +8557,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description One page of users; the total is in Content-Range. */
             200: {
                 headers: {
                     /** @description The rows sent and the total, e.g. `agents 0-24/113`. */
@@ -6603,7 +8566,18 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        disabledAt: string | null;
+                        email: string;
+                        /** Format: uuid */
                         id: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "platform_admin" | "owner" | "admin" | "operator" | "viewer";
+                        tenantId: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
                     }[];
                 };
             };
@@ -6639,13 +8613,26 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The new user. */
             201: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        disabledAt: string | null;
+                        email: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "platform_admin" | "owner" | "admin" | "operator" | "viewer";
+                        tenantId: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6680,13 +8667,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The user. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        disabledAt: string | null;
+                        email: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "platform_admin" | "owner" | "admin" | "operator" | "viewer";
+                        tenantId: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6721,13 +8721,26 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success. */
+            /** @description The saved user. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        disabledAt: string | null;
+                        email: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "platform_admin" | "owner" | "admin" | "operator" | "viewer";
+                        tenantId: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6754,13 +8767,26 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success. */
+            /** @description The deleted user. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** Format: date-time */
+                        createdAt: string;
+                        disabledAt: string | null;
+                        email: string;
+                        /** Format: uuid */
+                        id: string;
+                        name: string;
+                        /** @enum {string} */
+                        role: "platform_admin" | "owner" | "admin" | "operator" | "viewer";
+                        tenantId: string | null;
+                        /** Format: date-time */
+                        updatedAt: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -6783,13 +8809,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description { ok: true, stored: <messages stored>, ignored?: <why> }, or the handshake the platform asked for */
+            /** @description { ok: true, stored: <messages stored>, ignored?: <why> }, or the handshake the platform asked for. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        ignored?: string;
+                        /** @constant */
+                        ok: true;
+                        stored: number;
+                    } | {
+                        challenge: string;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -12,7 +12,7 @@ import { assertCredentialOfTenant, knownActions, knownToolIds } from './agent-re
 import { versionSelect } from './agent.dto';
 import { AgentLoadCheck } from './load-check/agent-load-check';
 import { validateForPublish, type PublishCheck } from './validate-for-publish';
-import { PublishGate, type PublishTestSummary } from '../conversation-tests/publish-gate';
+import { PublishGate } from '../conversation-tests/publish-gate';
 import { FlowConfigurationRejectedError } from './flow-configuration-rejected.error';
 
 import type { PublishAnswer } from './agent.answers';

@@ -13,7 +13,7 @@ import { isUuid } from '../list-query/filters';
 import { FilterValueError, parseListQuery, type ListSpec } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { HttpToolsService } from './http-tools.service';
-import { agentsUsingTools, type AgentRef } from './used-by';
+import { agentsUsingTools } from './used-by';
 import { maskUrlCredentials } from '@switchboard/outbound';
 import { Answers } from '../../docs/answer.decorator';
 import { toolRecord, type ToolRecord } from './tool.answers';

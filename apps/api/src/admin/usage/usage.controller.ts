@@ -18,7 +18,7 @@ import { FilterValueError, parseListQuery, type ListSpec } from '../list-query/l
 import { tenantScope } from '../tenant-scope';
 import { parseFailureWindow, turnFailuresByCode, type TurnFailureDto } from './turn-failures.query';
 import { exactSummaryLatency } from '../live-usage/summary-latency';
-import { addSums, emptySums, toUsageDto, usageTotals, type UsageDto, type UsageSums } from './usage-row';
+import { addSums, emptySums, toUsageDto, usageTotals, type UsageSums } from './usage-row';
 import { Answers } from '../../docs/answer.decorator';
 
 /** A calendar day (YYYY-MM-DD, UTC) bound on the roll-up's `day`. */
