@@ -2851,7 +2851,23 @@ export interface operations {
                                 name: string;
                             };
                             recording: {
-                                call: string;
+                                /** @enum {string} */
+                                call: "understand" | "speak";
+                                reply: {
+                                    structured?: unknown;
+                                    text: string | null;
+                                    toolCalls: {
+                                        arguments: {
+                                            [key: string]: unknown;
+                                        } | string;
+                                        name: string;
+                                    }[];
+                                    usage?: {
+                                        cachedInputTokens?: number;
+                                        inputTokens: number;
+                                        outputTokens: number;
+                                    };
+                                };
                                 round: number;
                                 schema?: string;
                                 tools: string[];
@@ -2948,7 +2964,23 @@ export interface operations {
                                 name: string;
                             };
                             recording: {
-                                call: string;
+                                /** @enum {string} */
+                                call: "understand" | "speak";
+                                reply: {
+                                    structured?: unknown;
+                                    text: string | null;
+                                    toolCalls: {
+                                        arguments: {
+                                            [key: string]: unknown;
+                                        } | string;
+                                        name: string;
+                                    }[];
+                                    usage?: {
+                                        cachedInputTokens?: number;
+                                        inputTokens: number;
+                                        outputTokens: number;
+                                    };
+                                };
                                 round: number;
                                 schema?: string;
                                 tools: string[];

@@ -3,7 +3,21 @@ import { storedJson } from '../common/answer-schemas';
 
 // What the playground routes answer (the OpenAPI document's schemas).
 
-const recordedCall = z.object({ call: z.string(), round: z.number().int(), tools: z.array(z.string()), schema: z.string().optional() });
+/** One model call as recorded, so a conversation test saved from here can replay it. */
+const recordedCall = z.object({
+  call: z.enum(['understand', 'speak']),
+  round: z.number().int(),
+  /** Names of the tools the request offered. */
+  tools: z.array(z.string()),
+  /** The structured-output schema's name, when the request asked for one. */
+  schema: z.string().optional(),
+  reply: z.object({
+    text: z.string().nullable(),
+    structured: z.unknown().optional(),
+    toolCalls: z.array(z.object({ name: z.string(), arguments: z.union([z.record(z.string(), z.unknown()), z.string()]) })),
+    usage: z.object({ inputTokens: z.number().int(), outputTokens: z.number().int(), cachedInputTokens: z.number().int().optional() }).optional(),
+  }),
+});
 
 /** One playground turn: what the worker answered plus what ran. */
 export const playgroundTurn = z.object({
