@@ -8,7 +8,7 @@ const { join } = require('node:path');
 const ROOT = join(__dirname, '..', '..', '..');
 const ADMIN = join(ROOT, 'apps', 'admin');
 const BUILT_INDEX = join(ADMIN, 'dist', 'index.html');
-const SOURCES = ['src', 'index.html', 'vite.config.ts', 'package.json', 'tsconfig.json'];
+const SOURCES = ['src', 'index.html', 'vite.config.ts', 'precompress.ts', 'package.json', 'tsconfig.json'];
 
 function newestMtime(path) {
   const stat = statSync(path);
