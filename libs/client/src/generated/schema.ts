@@ -1126,7 +1126,7 @@ export interface paths {
         };
         /** One tenant (platform admins only) */
         get: operations["adminTenants_getOne"];
-        /** Rename a tenant, change its slug, its monthly quotas or its queue weight (platform admins only) */
+        /** Rename a tenant, change its slug, status (active or suspended), monthly quotas or queue weight (platform admins only) */
         put: operations["adminTenants_update"];
         post?: never;
         /** Delete a tenant and everything it owns (platform admins only) */
@@ -1887,7 +1887,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The credential may not do this: `forbidden`, `forbidden-role`, `origin-not-allowed`, or another tenant's data. */
+        /** @description The credential may not do this: `forbidden`, `forbidden-role`, `origin-not-allowed`, `tenant-suspended` (a platform admin suspended the tenant), or another tenant's data. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -3672,6 +3672,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `tenant-suspended`: right password, but the user's tenant is suspended; no session is started. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `too-many-attempts`: too many failed logins for this account or address; `Retry-After` says when to try again. */
@@ -3759,6 +3768,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description No refresh cookie, or a spent, expired or revoked one. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `tenant-suspended`: the user's tenant is suspended; the cookie stays for when it is reactivated. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -5922,6 +5940,8 @@ export interface operations {
                     name: string;
                     queueWeight?: number;
                     slug: string;
+                    /** @enum {string} */
+                    status?: "active" | "suspended";
                 };
             };
         };
@@ -6005,6 +6025,8 @@ export interface operations {
                     name?: string;
                     queueWeight?: number;
                     slug?: string;
+                    /** @enum {string} */
+                    status?: "active" | "suspended";
                 };
             };
         };
@@ -6802,6 +6824,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description tenant-suspended: the channel's tenant is suspended; nothing stored */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description channel-not-found */
             404: {
                 headers: {
@@ -6899,6 +6930,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description `idempotency-key-reused`: this key was used for a different event or session. */
             409: {
                 headers: {
@@ -7008,6 +7040,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description `idempotency-key-reused`: this message `id` was used before with another session or text; nothing stored. */
             409: {
                 headers: {
@@ -7078,6 +7111,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7121,6 +7155,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description `idempotency-key-reused`: this key was used for a different flow start. */
             409: {
@@ -7172,6 +7207,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7208,6 +7244,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7262,6 +7299,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -7304,6 +7342,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7370,7 +7409,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            /** @description origin-not-allowed */
+            /** @description `origin-not-allowed`, or `tenant-suspended` (nothing issued) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -7412,6 +7451,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
