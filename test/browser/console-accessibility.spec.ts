@@ -34,11 +34,16 @@ async function audit(page: Page, label: string): Promise<Finding[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ page: label, ...v }));
 }
 
-/** Waits until the route's page has loaded its data: no progress indicator, then a short quiet. */
+/**
+ * Waits until the route's page has drawn its data: no loading placeholder, then a short quiet.
+ * (The app bar's spinner is not waited for: the inbox count and the dashboard poll.)
+ */
 async function settle(page: Page): Promise<void> {
   await page.locator('#main-content').waitFor();
-  await page.waitForFunction(`document.querySelectorAll('[role="progressbar"], .RaLoading-root').length === 0`, null, { timeout: 8_000 }).catch(() => undefined);
-  await page.waitForTimeout(600);
+  await page
+    .waitForFunction(`!document.querySelector('#main-content .MuiSkeleton-root, #main-content [class*="RaDatagridLoading"], #main-content .RaLoading-root')`, null, { timeout: 10_000 })
+    .catch(() => undefined);
+  await page.waitForTimeout(1_000);
 }
 
 const hashOf = (page: Page) => new URL(page.url()).hash;
@@ -60,7 +65,8 @@ async function walk(page: Page, findings: Finding[], seen: Set<string>): Promise
   for (const item of menu) {
     if (!(await visit(item))) continue;
     const create = await hrefOf(page.locator('#main-content a[href$="/create"]'));
-    const row = page.locator('#main-content .RaDatagrid-row').first();
+    // Body rows only: the header row has the same class.
+    const row = page.locator('#main-content tbody.RaDatagrid-tbody tr.RaDatagrid-row').first();
     if (await row.count()) {
       await row.click();
       await page.waitForURL((url) => url.hash !== item && !url.hash.startsWith(`${item}?`), { timeout: 5_000 }).catch(() => undefined);

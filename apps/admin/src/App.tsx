@@ -17,6 +17,7 @@ import { dataProvider } from './api/data-provider';
 import { canWrite } from './api/roles';
 import { inboxRoutes } from './inbox/inbox-routes';
 import { ConsoleLayout } from './layout/ConsoleLayout';
+import { darkTheme, lightTheme } from './layout/theme';
 import { LoginPage } from './login/LoginPage';
 import { canOperate } from './queues/ops-roles';
 import { resource } from './api/switchboard-client';
@@ -69,6 +70,8 @@ export function App() {
       loginPage={LoginPage}
       dashboard={Dashboard}
       layout={ConsoleLayout}
+      theme={lightTheme}
+      darkTheme={darkTheme}
       requireAuth
       disableTelemetry
     >
