@@ -8,7 +8,7 @@ import { TenantSwitcher } from '../tenants/TenantSwitcher';
 function ConsoleUserMenu() {
   const { identity } = useGetIdentity();
   return (
-    <UserMenu label={identity?.fullName ? `${identity.fullName}: account menu` : 'Account menu'}>
+    <UserMenu label={identity?.fullName ? `Profile: ${identity.fullName}` : 'Profile'}>
       <Logout />
     </UserMenu>
   );
