@@ -5,8 +5,8 @@ import type { Plugin } from 'vite';
 
 /** Text assets worth compressing; images and fonts are compressed already. */
 const COMPRESSIBLE = new Set(['.js', '.mjs', '.css', '.html', '.svg', '.json', '.txt', '.map']);
-/** Below this, headers cost more than compression saves. */
-const MIN_BYTES = 1024;
+/** Below this, compression saves less than a hundred bytes. */
+const MIN_BYTES = 512;
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
