@@ -83,7 +83,7 @@ describe('the OpenAPI document', () => {
       expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(['400', '500']));
     }
     const post = document.paths['/v1/messages'].post as unknown as Operation;
-    expect(Object.keys(post.responses)).toEqual(['200', '202', '400', '401', '409', '413', '415', '429', '500', '503']);
+    expect(Object.keys(post.responses)).toEqual(['200', '202', '400', '401', '403', '409', '413', '415', '429', '500', '503']);
   });
 
   it('describes the streams as text/event-stream, /metrics, and one operationId per operation', () => {

@@ -15,39 +15,51 @@ import { Admin, CustomRoutes, Resource } from 'react-admin';
 import { authProvider } from './api/auth-provider';
 import { dataProvider } from './api/data-provider';
 import { canWrite } from './api/roles';
-import { AgentCreate } from './agents/AgentCreate';
-import { AgentEdit } from './agents/AgentEdit';
-import { AgentList } from './agents/AgentList';
-import { AgentShow } from './agents/AgentShow';
-import { AuditList } from './audit/AuditList';
-import { ChannelCreate } from './channels/ChannelCreate';
-import { ChannelEdit } from './channels/ChannelEdit';
-import { ChannelList } from './channels/ChannelList';
-import { ChannelShow } from './channels/ChannelShow';
-import { CredentialCreate, CredentialEdit } from './credentials/CredentialForms';
-import { CredentialList } from './credentials/CredentialList';
-import { Dashboard } from './dashboard/Dashboard';
 import { inboxRoutes } from './inbox/inbox-routes';
-import { DeliveryList } from './deliveries/DeliveryList';
-import { DeliveryShow } from './deliveries/DeliveryShow';
 import { ConsoleLayout } from './layout/ConsoleLayout';
+import { darkTheme, lightTheme } from './layout/theme';
 import { LoginPage } from './login/LoginPage';
-import { MessageList } from './messages/MessageList';
-import { Playground } from './playground/Playground';
 import { canOperate } from './queues/ops-roles';
-import { QueuesPage } from './queues/QueuesPage';
-import { ModelPriceCreate, ModelPriceEdit, ModelPriceList, TenantModelPriceCreate, TenantModelPriceEdit, TenantModelPriceList } from './prices/PriceViews';
-import { SessionList } from './sessions/SessionList';
-import { SessionShow } from './sessions/SessionShow';
-import { TenantCreate, TenantEdit } from './tenants/TenantForms';
-import { TenantList } from './tenants/TenantList';
-import { HttpToolCreate } from './tools/HttpToolCreate';
-import { HttpToolEdit } from './tools/HttpToolEdit';
-import { ToolList } from './tools/ToolList';
-import { ToolShow } from './tools/ToolShow';
-import { TurnList } from './turns/TurnList';
-import { UserCreate, UserEdit, UserList } from './users/UserViews';
 import { resource } from './api/switchboard-client';
+import {
+  AgentCreate,
+  AgentEdit,
+  AgentList,
+  AgentShow,
+  AuditList,
+  ChannelCreate,
+  ChannelEdit,
+  ChannelList,
+  ChannelShow,
+  CredentialCreate,
+  CredentialEdit,
+  CredentialList,
+  Dashboard,
+  DeliveryList,
+  DeliveryShow,
+  HttpToolCreate,
+  HttpToolEdit,
+  MessageList,
+  ModelPriceCreate,
+  ModelPriceEdit,
+  ModelPriceList,
+  Playground,
+  QueuesPage,
+  SessionList,
+  SessionShow,
+  TenantCreate,
+  TenantEdit,
+  TenantList,
+  TenantModelPriceCreate,
+  TenantModelPriceEdit,
+  TenantModelPriceList,
+  ToolList,
+  ToolShow,
+  TurnList,
+  UserCreate,
+  UserEdit,
+  UserList,
+} from './views';
 
 export function App() {
   return (
@@ -58,6 +70,8 @@ export function App() {
       loginPage={LoginPage}
       dashboard={Dashboard}
       layout={ConsoleLayout}
+      theme={lightTheme}
+      darkTheme={darkTheme}
       requireAuth
       disableTelemetry
     >

@@ -7,10 +7,12 @@ import { EnvModule } from './config/env.module';
 import { appLoggerModule } from './logging/logger.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { RedisModule } from './redis/redis.module';
+import { TenantStatuses } from './tenant-status/tenant-statuses';
 
 /**
  * Infrastructure every feature module can inject without importing it: ENV, PrismaService,
- * REDIS and SessionEventsSubscriber, MetricsService, PinoLogger, and the global error filter.
+ * REDIS and SessionEventsSubscriber, MetricsService, PinoLogger, TenantStatuses (one cache per
+ * process, so a status change forgets it everywhere in the app), and the global error filter.
  */
 @Global()
 @Module({})
@@ -19,7 +21,8 @@ export class CoreModule {
     return {
       module: CoreModule,
       imports: [EnvModule.forRoot(env), DbModule.forRoot({ url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX }), appLoggerModule(env), RedisModule, MetricsModule],
-      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }],
+      providers: [{ provide: APP_FILTER, useClass: AllExceptionsFilter }, TenantStatuses],
+      exports: [TenantStatuses],
     };
   }
 }

@@ -89,6 +89,21 @@ describe('Telegram channel', () => {
     expect(stored.text).toBe('Olá');
   });
 
+  it('answers 403 tenant-suspended while the tenant is suspended and stores nothing; reactivated, it answers again', async () => {
+    const before = await s.stack.prisma.message.count({ where: { channelId } });
+    await s.stack.prisma.tenant.update({ where: { id: s.fx.tenant.id }, data: { status: 'suspended' } });
+    // Changed behind the API's back: its status cache (TENANT_STATUS_CACHE_MS) notices within 5 s.
+    await new Promise((r) => setTimeout(r, 5_200));
+    const refused = await deliver(textUpdate(++updateId, 1090, 'Olá'));
+    expect([refused.status, (refused.body.error as { code: string }).code]).toEqual([403, 'tenant-suspended']);
+    expect(await s.stack.prisma.message.count({ where: { channelId } })).toBe(before);
+
+    await s.stack.prisma.tenant.update({ where: { id: s.fx.tenant.id }, data: { status: 'active' } });
+    await new Promise((r) => setTimeout(r, 5_200));
+    expect((await deliver(textUpdate(++updateId, 1090, 'Olá de novo'))).status).toBe(200);
+    await eventually(async () => sends(1090).length === 1);
+  });
+
   it('answers 401 to a wrong or missing secret token and stores nothing', async () => {
     const before = await s.stack.prisma.message.count({ where: { channelId } });
     const wrong = await deliver(textUpdate(++updateId, 1002, 'Olá'), 'not-the-token');

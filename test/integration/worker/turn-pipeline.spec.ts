@@ -445,6 +445,38 @@ describe('worker turn pipeline', () => {
     ]);
   });
 
+  it('runs no turn of a suspended tenant: a queued message ends tenant-suspended with the fallback, a wake without a reply; reactivated, the next message is answered', async () => {
+    const agent = new FakeAgent();
+    current = loadedAgent(agent, { fallbackMessage: 'Volto já.' });
+    const rows = await createSessionRows(prisma);
+    const [m1] = await queueInbound(prisma, rows, ['oi']);
+    await prisma.wake.create({ data: { tenantId: rows.tenantId, sessionId: rows.sessionId, key: 'w1', dueAt: new Date() } });
+    // Suspended after the message was queued, as when a platform admin acts on a busy tenant.
+    await prisma.tenant.update({ where: { id: rows.tenantId }, data: { status: 'suspended' } });
+
+    await drain(rows, m1);
+    await mod.get(RunTurn).execute(rows.tenantId, rows.sessionId, { kind: 'wake', key: 'w1', at: Date.now() });
+
+    expect(agent.inputs).toEqual([]);
+    const turns = await prisma.turn.findMany({ where: { sessionId: rows.sessionId }, orderBy: { createdAt: 'asc' } });
+    expect(turns.map((t) => [t.outcomeCodes, t.llmCalls])).toEqual([
+      [['tenant-suspended'], 0],
+      [['tenant-suspended'], 0],
+    ]);
+    expect(turns[0].outcomes).toEqual([expect.objectContaining({ status: 'failed', code: 'tenant-suspended', message: expect.stringContaining('is suspended') })]);
+    // The customer who wrote hears the fallback; the wake (no one waiting) sends nothing.
+    expect((await conversation(rows.sessionId)).map((m) => [m.direction, m.status, m.text])).toEqual([
+      ['inbound', 'answered', 'oi'],
+      ['outbound', 'sent', 'Volto já.'],
+    ]);
+
+    await prisma.tenant.update({ where: { id: rows.tenantId }, data: { status: 'active' } });
+    const [m2] = await queueInbound(prisma, rows, ['de novo']);
+    await drain(rows, m2);
+    expect(agent.inputs.map((i) => i.message)).toEqual(['de novo']);
+    expect((await prisma.message.findUniqueOrThrow({ where: { id: m2 } })).status).toBe('answered');
+  });
+
   it('fails a message over quota with the default fallback when the agent set none', async () => {
     const agent = new FakeAgent();
     current = loadedAgent(agent);

@@ -43,10 +43,16 @@ export const authProvider: AuthProvider = {
 
   // A 401 reaching here survived httpClient's refresh: the session has ended, so log out. 403 is
   // a missing permission on one action; the user stays logged in and sees the error.
-  async checkError(error: { status?: number }) {
+  // A suspended tenant refuses every call (403 tenant-suspended): back to the login page, which
+  // says so when its user signs in again.
+  async checkError(error: { status?: number; body?: { error?: { code?: string } } }) {
     if (error?.status === 401) {
       clearSession();
       throw new Error('Your session has ended; please log in again.');
+    }
+    if (error?.status === 403 && error.body?.error?.code === 'tenant-suspended') {
+      clearSession();
+      throw new Error('Your tenant is suspended; ask the platform operator.');
     }
   },
 

@@ -1,6 +1,6 @@
 import { Alert, Box, Button, Card, CardContent, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
-import ReactECharts from 'echarts-for-react';
+import { EChart } from './EChart';
 import type { EChartsOption } from 'echarts';
 import { formatMicros } from '../prices/money';
 import { downloadCostCsv, readCost, readQuota, type CostBreakdown, type CostDimension } from './cost-data';
@@ -33,7 +33,7 @@ function BreakdownCard({ by, title, data }: { by: CostDimension; title: string; 
           <Typography color="text.secondary">No cost in this range.</Typography>
         ) : (
           <>
-            <ReactECharts option={option} style={{ height: Math.max(120, rows.length * 28 + 40) }} notMerge />
+            <EChart option={option} style={{ height: Math.max(120, rows.length * 28 + 40) }} />
             <Table size="small">
               <TableHead>
                 <TableRow>

@@ -1,5 +1,5 @@
 import { Card, CardContent, Typography } from '@mui/material';
-import ReactECharts from 'echarts-for-react';
+import { EChart } from './EChart';
 import type { EChartsOption } from 'echarts';
 import { latencyLabel, type RangeLatency } from './live-usage';
 import { daysBetween, type UsageDay, type UsageFilter } from './usage-data';
@@ -19,7 +19,7 @@ function ChartCard({ title, option, testId }: { title: string; option: EChartsOp
     <Card data-testid={testId}>
       <CardContent>
         <Typography variant="subtitle1">{title}</Typography>
-        <ReactECharts option={option} style={{ height: 260 }} notMerge />
+        <EChart option={option} style={{ height: 260 }} />
       </CardContent>
     </Card>
   );

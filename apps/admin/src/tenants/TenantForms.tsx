@@ -1,14 +1,26 @@
 import { Typography } from '@mui/material';
-import { Create, Edit, minValue, NumberInput, regex, required, SimpleForm, TextInput } from 'react-admin';
+import { Create, Edit, minValue, NumberInput, regex, required, SelectInput, SimpleForm, TextInput } from 'react-admin';
 
 const SLUG = regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'Lowercase letters, digits and inner dashes (at most 63).');
 
-/** Name, slug and the monthly quotas (empty = unlimited), as PUT/POST /v1/admin/tenants take them. */
+const STATUSES = [
+  { id: 'active', name: 'Active' },
+  { id: 'suspended', name: 'Suspended' },
+];
+
+/** Name, slug, status and the monthly quotas (empty = unlimited), as PUT/POST /v1/admin/tenants take them. */
 function TenantInputs() {
   return (
     <>
       <TextInput source="name" validate={required()} />
       <TextInput source="slug" validate={[required(), SLUG]} helperText="Unique; lowercase letters, digits and dashes." />
+      <SelectInput
+        source="status"
+        choices={STATUSES}
+        defaultValue="active"
+        validate={required()}
+        helperText="Suspended: its channels' messages are refused (403 tenant-suspended), its users cannot sign in, queued turns do not run."
+      />
       <Typography variant="subtitle2" sx={{ mt: 1 }}>
         Monthly quotas (calendar month, UTC)
       </Typography>
@@ -22,6 +34,7 @@ function TenantInputs() {
 const body = (r: Record<string, unknown>) => ({
   name: r.name,
   slug: r.slug,
+  status: r.status,
   monthlyLlmCallQuota: r.monthlyLlmCallQuota ?? null,
   monthlyTokenQuota: r.monthlyTokenQuota ?? null,
 });

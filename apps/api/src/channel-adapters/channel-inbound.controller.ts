@@ -13,6 +13,7 @@ import { inboundHandlers } from './inbound-handlers';
 import { PinoLogger } from 'nestjs-pino';
 import { Answers } from '../docs/answer.decorator';
 import { z } from 'zod';
+import { TenantStatuses } from '../tenant-status/tenant-statuses';
 
 /**
  * Where platforms call (docs/channels.md): `POST /v1/channels/<kind>/<channel id>`. Each call
@@ -41,6 +42,7 @@ export class ChannelInboundController {
     private readonly ingest: IngestPlatformMessage,
     private readonly handBack: HandBackFromPlatform,
     private readonly logger: PinoLogger,
+    private readonly statuses: TenantStatuses,
   ) {}
 
   @Get('whatsapp/:channelId')
@@ -60,6 +62,7 @@ export class ChannelInboundController {
   @HttpCode(200)
   @ApiOperation({ summary: "A platform's webhook (Telegram update, WhatsApp notification, Chatwoot agent-bot event), verified with the platform's signature or secret" })
   @ApiResponse({ status: 401, description: 'invalid-signature: nothing stored' })
+  @ApiResponse({ status: 403, description: 'tenant-suspended: the channel\'s tenant is suspended; nothing stored' })
   @ApiResponse({ status: 404, description: 'channel-not-found' })
   @Answers({ status: 200, description: '{ ok: true, stored: <messages stored>, ignored?: <why> }, or the handshake the platform asked for.', schema: inboundAnswer })
   async inbound(
@@ -74,6 +77,8 @@ export class ChannelInboundController {
     if (!handler || !channel) throw new PlatformChannelNotFoundError(kind, channelId);
     const verification = handler.verify({ headers: req.headers, query, rawBody: req.rawBody ?? '', now: new Date() }, channel);
     if (verification !== true) throw new InvalidPlatformSignatureError(verification);
+    // Checked after the signature, so only the platform learns the tenant is suspended.
+    await this.statuses.assertActive(channel.tenantId);
 
     const verdict = handler.map(req.body, channel);
     const scope = { tenantId: channel.tenantId, channelId: channel.channelId, agentId: channel.agentId };

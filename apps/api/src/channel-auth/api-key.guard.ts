@@ -1,6 +1,7 @@
 import { Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import { hashApiKey, PrismaService } from '@switchboard/db';
 import { PinoLogger } from 'nestjs-pino';
+import { TenantStatuses } from '../tenant-status/tenant-statuses';
 import { ApiKeyCache, type CachedApiKey } from './api-key-cache';
 import type { ChannelAuthRequest } from './channel-auth.context';
 import { InvalidApiKeyError, MissingApiKeyError, RevokedApiKeyError } from './api-key.errors';
@@ -11,7 +12,8 @@ const LAST_USED_RESOLUTION_MS = 60_000;
 /**
  * Authenticates a channel by `Authorization: Bearer <key>`: the key is looked up by its
  * SHA-256 hash and must not be revoked; a verified key is remembered for a few seconds
- * (ApiKeyCache). Runs before validation, so a request with a bad key learns nothing about the
+ * (ApiKeyCache). A key of a suspended tenant answers 403 `tenant-suspended` before anything is
+ * counted or stored. Runs before validation, so a request with a bad key learns nothing about the
  * endpoint's schema.
  */
 @Injectable()
@@ -20,6 +22,7 @@ export class ApiKeyGuard implements CanActivate {
     private readonly prisma: PrismaService,
     private readonly logger: PinoLogger,
     private readonly cache: ApiKeyCache,
+    private readonly statuses: TenantStatuses,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -29,6 +32,7 @@ export class ApiKeyGuard implements CanActivate {
 
     const keyHash = hashApiKey(key);
     const verified = this.cache.get(keyHash) ?? (await this.lookUp(keyHash));
+    await this.statuses.assertActive(verified.auth.tenantId);
     req.channelAuth = verified.auth;
     this.logger.assign({ tenantId: verified.auth.tenantId, channelId: verified.auth.channelId });
     this.touch(verified);

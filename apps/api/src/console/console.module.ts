@@ -31,7 +31,9 @@ export class ConsoleModule implements OnModuleInit {
     // An encapsulated plugin, so its reply.sendFile decorator cannot clash with another
     // @fastify/static registered elsewhere in the app.
     await fastify.register(async (scope) => {
-      await scope.register(fastifyStatic, { root, serve: false, suppressWarning: true });
+      // preCompressed: the build writes .br and .gz beside each asset (apps/admin/precompress.ts);
+      // a client that accepts one gets it with Content-Encoding, else the file as built.
+      await scope.register(fastifyStatic, { root, serve: false, suppressWarning: true, preCompressed: true });
       scope.get(PREFIX, (_req, reply) => reply.redirect(`${PREFIX}/`, 301));
       scope.get(`${PREFIX}/*`, (req, reply) => serve(root, index, req, reply));
     });

@@ -28,7 +28,7 @@ export const ERROR_RESPONSES: Record<number, { name: string; description: string
       'The request is wrong and changed nothing: `validation-failed` (details per field), `invalid-json`, `invalid-characters` (text Postgres cannot store), `invalid-url`, or a route-specific code.',
   },
   401: { name: 'Unauthorized', description: 'No credential, or not a valid one: `unauthorized`, `invalid-api-key`, `token-expired`, `invalid-token`, `invalid-signature`.' },
-  403: { name: 'Forbidden', description: "The credential may not do this: `forbidden`, `forbidden-role`, `origin-not-allowed`, or another tenant's data." },
+  403: { name: 'Forbidden', description: "The credential may not do this: `forbidden`, `forbidden-role`, `origin-not-allowed`, `tenant-suspended` (a platform admin suspended the tenant), or another tenant's data." },
   404: { name: 'NotFound', description: 'No such resource for this credential (another tenant\'s ids answer the same): `not-found`, `session-not-found`, `route-not-found`.' },
   409: { name: 'Conflict', description: 'The resource is not in a state that allows it: `in-use`, `already-exists`, and route-specific codes.' },
   413: { name: 'PayloadTooLarge', description: '`payload-too-large`: the body is over 128 KB.' },
@@ -47,7 +47,8 @@ const RATE_LIMIT_GUARDS = new Set(['IngestRateLimitGuard', 'IngestQuotaGuard']);
 export function standardErrorStatuses(route: RouteContract): number[] {
   const statuses = new Set<number>([400, 500, 503]);
   if (route.auth !== 'public') statuses.add(401);
-  if (route.auth === 'console-token') statuses.add(403);
+  // Any credential of a suspended tenant answers 403 `tenant-suspended` (docs/security.md).
+  if (route.auth !== 'public') statuses.add(403);
   if (route.path.includes('{')) statuses.add(404);
   if (route.body || ['post', 'put', 'patch'].includes(route.method)) {
     statuses.add(413);

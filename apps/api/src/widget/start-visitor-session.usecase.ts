@@ -7,6 +7,7 @@ import { OriginNotAllowedError, WidgetNotFoundError } from './widget.errors';
 import { WidgetRateLimits } from './widget-rate-limits';
 import type { StartVisitorSessionBody } from './widget.schemas';
 import { originAllowed, type WidgetSettings } from './widget-settings';
+import { TenantStatuses } from '../tenant-status/tenant-statuses';
 
 /** What the widget shows: the channel's looks, never its allowed origins. */
 export type PublicWidgetSettings = Pick<WidgetSettings, 'title' | 'greeting' | 'color' | 'position' | 'avatarUrl' | 'language'>;
@@ -35,12 +36,14 @@ export class StartVisitorSession {
     private readonly channels: WidgetChannels,
     private readonly tokens: VisitorTokens,
     private readonly limits: WidgetRateLimits,
+    private readonly statuses: TenantStatuses,
   ) {}
 
   async execute(publicId: string, origin: string | undefined, address: string, body: StartVisitorSessionBody): Promise<VisitorSessionGrant> {
     const channel = await this.channels.find(publicId);
     if (!channel) throw new WidgetNotFoundError();
     if (!originAllowed(channel.settings, origin)) throw new OriginNotAllowedError(origin);
+    await this.statuses.assertActive(channel.tenantId);
     await this.limits.session(address, channel.channelId);
 
     const earlier = body.token ? await this.tokens.verify(body.token) : null;

@@ -5,6 +5,7 @@ import { visitorSessionKey, VisitorTokens, type VisitorClaims } from './visitor-
 import { WidgetChannels, type WidgetChannel } from './widget-channels';
 import { InvalidVisitorTokenError, MissingVisitorTokenError, OriginNotAllowedError } from './widget.errors';
 import { originAllowed } from './widget-settings';
+import { TenantStatuses } from '../tenant-status/tenant-statuses';
 
 /** Who is calling a widget route: one visitor of one widget channel. */
 export interface VisitorContext extends VisitorClaims {
@@ -20,7 +21,8 @@ type VisitorRequest = FastifyRequest & { visitor?: VisitorContext; params: { pub
  * issued for the channel the URL's public id names, and the page's Origin must be one the
  * channel allows. Everything the routes behind it read or write is the token's own session, so a
  * visitor token cannot reach another visitor, another channel, or anything of the admin API
- * (whose guard knows nothing of visitor tokens). The token is checked first, so a request
+ * (whose guard knows nothing of visitor tokens). A suspended tenant's visitors get 403
+ * `tenant-suspended`. The token is checked first, so a request
  * without one answers 401 whatever else it sends.
  */
 @Injectable()
@@ -29,6 +31,7 @@ export class VisitorGuard implements CanActivate {
     private readonly tokens: VisitorTokens,
     private readonly channels: WidgetChannels,
     private readonly logger: PinoLogger,
+    private readonly statuses: TenantStatuses,
   ) {}
 
   async canActivate(ctx: ExecutionContext): Promise<boolean> {
@@ -42,6 +45,7 @@ export class VisitorGuard implements CanActivate {
     if (!channel || channel.channelId !== claims.channelId || channel.tenantId !== claims.tenantId) throw new InvalidVisitorTokenError();
     const origin = req.headers.origin;
     if (!originAllowed(channel.settings, origin)) throw new OriginNotAllowedError(origin);
+    await this.statuses.assertActive(channel.tenantId);
     req.visitor = { ...claims, channel, sessionKey: visitorSessionKey(claims.visitor) };
     this.logger.assign({ tenantId: claims.tenantId, channelId: claims.channelId });
     return true;

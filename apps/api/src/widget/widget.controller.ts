@@ -51,7 +51,7 @@ export class WidgetController {
   @HttpCode(200)
   @ApiOperation({ summary: 'A visitor token for a page on one of the channel’s allowed origins; send an earlier token to continue its conversation' })
   @Answers({ status: 200, description: 'A visitor token and how the widget looks.', schema: visitorSessionAnswer })
-  @ApiResponse({ status: 403, description: 'origin-not-allowed' })
+  @ApiResponse({ status: 403, description: '`origin-not-allowed`, or `tenant-suspended` (nothing issued)' })
   start(
     @Param(new ZodValidationPipe(widgetParams, 'params')) params: WidgetParams,
     @Body(new ZodValidationPipe(startVisitorSessionBody)) body: StartVisitorSessionBody,

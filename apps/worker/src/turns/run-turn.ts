@@ -16,6 +16,7 @@ import {
   SessionLeaseLostError,
   SessionVersionConflictError,
   TenantQuotaExceededError,
+  TenantSuspendedError,
   TurnReplayLimitError,
   TurnStreamEndedError,
   UnderstandDeferredError,
@@ -193,6 +194,15 @@ export class RunTurn {
     let result: TurnResult;
     try {
       loaded = await this.agents.forAgent(session.tenantId, session.agentId);
+      // Suspended after the turn was queued: read fresh for every turn (no cache), so a suspension
+      // stops the very next turn and a reactivation lets it run. The customer who wrote gets the
+      // fallback message, as over quota; wakes, events and starts end without a reply.
+      if (await this.tenantSuspended(session.tenantId)) {
+        const err = new TenantSuspendedError(session.tenantId);
+        this.logger.warn({ msg: 'turn refused: tenant suspended', sessionId: session.id, ...describe(trigger), turnId });
+        const reply = trigger.kind === 'messages' && session.status !== 'handed_off' ? await fallback() : undefined;
+        return { commit: planFailure(base(), state, err.code, err, reply), schedule: [] };
+      }
       // Every attempt of every kind of turn passes here before the engine's first model call.
       const quota = await this.quotas.verdict(session.tenantId);
       if (quota?.exceeded) {
@@ -234,6 +244,11 @@ export class RunTurn {
     if (trigger.kind === 'messages' && trigger.messages.length > 1) recordInputs(result.session, trigger.messages.map((m) => m.id));
     const extra = { fallback: await fallback(), holding: loaded.config.holdingMessage, customerWaits: trigger.kind === 'messages' };
     return { commit: planFromResult(base(), result, extra), schedule: result.schedule };
+  }
+
+  private async tenantSuspended(tenantId: string): Promise<boolean> {
+    const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { status: true } });
+    return tenant?.status === 'suspended';
   }
 }
 

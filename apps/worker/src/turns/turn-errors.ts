@@ -86,3 +86,12 @@ export class UnderstandDeferredError extends Error {
     this.name = 'UnderstandDeferredError';
   }
 }
+
+/** A platform admin suspended the tenant: its turns make no model call and end `tenant-suspended`. */
+export class TenantSuspendedError extends Error {
+  readonly code = 'tenant-suspended';
+  constructor(tenantId: string) {
+    super(`[TenantSuspendedError] tenant ${tenantId} is suspended; no turn runs until a platform admin reactivates it.`);
+    this.name = 'TenantSuspendedError';
+  }
+}

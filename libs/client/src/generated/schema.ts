@@ -1126,7 +1126,7 @@ export interface paths {
         };
         /** One tenant (platform admins only) */
         get: operations["adminTenants_getOne"];
-        /** Rename a tenant, change its slug, its monthly quotas or its queue weight (platform admins only) */
+        /** Rename a tenant, change its slug, status (active or suspended), monthly quotas or queue weight (platform admins only) */
         put: operations["adminTenants_update"];
         post?: never;
         /** Delete a tenant and everything it owns (platform admins only) */
@@ -1887,7 +1887,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The credential may not do this: `forbidden`, `forbidden-role`, `origin-not-allowed`, or another tenant's data. */
+        /** @description The credential may not do this: `forbidden`, `forbidden-role`, `origin-not-allowed`, `tenant-suspended` (a platform admin suspended the tenant), or another tenant's data. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;
@@ -4529,6 +4529,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description `tenant-suspended`: right password, but the user's tenant is suspended; no session is started. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             /** @description `too-many-attempts`: too many failed logins for this account or address; `Retry-After` says when to try again. */
@@ -4638,6 +4647,15 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             /** @description No refresh cookie, or a spent, expired or revoked one. */
             401: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description `tenant-suspended`: the user's tenant is suspended; the cookie stays for when it is reactivated. */
+            403: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -7690,6 +7708,8 @@ export interface operations {
                     name: string;
                     queueWeight?: number;
                     slug: string;
+                    /** @enum {string} */
+                    status?: "active" | "suspended";
                 };
             };
         };
@@ -7801,6 +7821,8 @@ export interface operations {
                     name?: string;
                     queueWeight?: number;
                     slug?: string;
+                    /** @enum {string} */
+                    status?: "active" | "suspended";
                 };
             };
         };
@@ -8867,6 +8889,15 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
+            /** @description tenant-suspended: the channel's tenant is suspended; nothing stored */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
             /** @description channel-not-found */
             404: {
                 headers: {
@@ -8964,6 +8995,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description `idempotency-key-reused`: this key was used for a different event or session. */
             409: {
                 headers: {
@@ -9073,6 +9105,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             /** @description `idempotency-key-reused`: this message `id` was used before with another session or text; nothing stored. */
             409: {
                 headers: {
@@ -9143,6 +9176,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9186,6 +9220,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             /** @description `idempotency-key-reused`: this key was used for a different flow start. */
             409: {
@@ -9237,6 +9272,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9273,6 +9309,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -9327,6 +9364,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
@@ -9369,6 +9407,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -9435,7 +9474,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            /** @description origin-not-allowed */
+            /** @description `origin-not-allowed`, or `tenant-suspended` (nothing issued) */
             403: {
                 headers: {
                     [name: string]: unknown;
@@ -9477,6 +9516,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];

@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { PrismaService, type UserRole } from '@switchboard/db';
 import { PinoLogger } from 'nestjs-pino';
 import { ForbiddenRoleError, UnauthenticatedError } from '../admin-errors';
+import { TenantSuspendedError } from '../../tenant-status/tenant-suspended.error';
 import { AccessTokenService } from './access-token.service';
 import { actingTenant, TENANT_HEADER } from './acting-tenant';
 import { canUseConsole, type AdminUser } from './admin-user';
@@ -16,7 +17,7 @@ export interface AdminRequest {
 
 /**
  * Reads `Authorization: Bearer <token>`, checks its login session is live and loads the user
- * fresh from the database (so a logout, a disabled user or a changed role takes effect at once) and checks the route's @Roles. A route that
+ * fresh from the database (so a logout, a disabled user, a changed role or a suspended tenant takes effect at once) and checks the route's @Roles. A route that
  * declares no roles is refused: forgetting them must not open it.
  */
 @Injectable()
@@ -58,13 +59,15 @@ export class AdminAuthGuard implements CanActivate {
     // out, not rotated away, not revoked for a reused refresh token), and who is the user now.
     const session = await this.prisma.authSession.findUnique({
       where: { id: claims.sessionId },
-      select: { userId: true, revokedAt: true, user: { select: { id: true, email: true, name: true, role: true, tenantId: true, disabledAt: true } } },
+      select: { userId: true, revokedAt: true, user: { select: { id: true, email: true, name: true, role: true, tenantId: true, disabledAt: true, tenant: { select: { status: true } } } } },
     });
     if (!session || session.revokedAt || session.userId !== claims.userId) {
       throw new UnauthenticatedError('The login session of this token has ended.');
     }
     const { user } = session;
     if (!canUseConsole(user)) throw new UnauthenticatedError('The account of this token is disabled or belongs to no tenant.');
+    // The session stays: reactivating the tenant lets the same login go on.
+    if (user.tenant?.status === 'suspended') throw new TenantSuspendedError();
     return { id: user.id, email: user.email, name: user.name, role: user.role, tenantId: user.tenantId };
   }
 }

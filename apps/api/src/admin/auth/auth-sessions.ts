@@ -4,6 +4,7 @@ import { PrismaService, type Prisma, type UserRole } from '@switchboard/db';
 import { SessionEndedError, type SessionEndedCode } from './auth-session-errors';
 import { canUseConsole } from './admin-user';
 import { hashRefreshToken, newRefreshToken } from './refresh-token';
+import { TenantSuspendedError } from '../../tenant-status/tenant-suspended.error';
 
 /** A refresh token lives this long after it is issued; each refresh issues the next (sliding). */
 export const REFRESH_TOKEN_TTL_SECONDS = 7 * 24 * 60 * 60;
@@ -24,7 +25,7 @@ export interface SessionUser {
   disabledAt: Date | null;
 }
 
-const userSelect = { id: true, email: true, name: true, role: true, tenantId: true, disabledAt: true } as const;
+const userSelect = { id: true, email: true, name: true, role: true, tenantId: true, disabledAt: true, tenant: { select: { status: true } } } as const;
 
 /**
  * The console's login sessions (AuthSession rows): started at login, rotated at each refresh,
@@ -42,7 +43,9 @@ export class AuthSessions {
   /**
    * Spends a refresh token and issues the next one in its family. A token already spent (or
    * revoked) revokes the whole family: either the client or a thief holds a copy, and they
-   * cannot be told apart. Throws SessionEndedError, after the revocation is committed.
+   * cannot be told apart. Throws SessionEndedError, after the revocation is committed. A user of a
+   * suspended tenant gets TenantSuspendedError and the token is left unspent, so the same login
+   * goes on once the tenant is reactivated.
    */
   async rotate(refreshToken: string | undefined): Promise<{ user: SessionUser; next: IssuedRefresh }> {
     if (!refreshToken) throw new SessionEndedError('refresh-token-missing');
@@ -50,7 +53,7 @@ export class AuthSessions {
     const found = await this.prisma.authSession.findUnique({ where: { tokenHash }, select: { familyId: true } });
     if (!found) throw new SessionEndedError('refresh-token-invalid');
 
-    const outcome = await this.prisma.$transaction(async (tx): Promise<{ refused: SessionEndedCode } | { user: SessionUser; next: IssuedRefresh }> => {
+    const outcome = await this.prisma.$transaction(async (tx): Promise<{ refused: SessionEndedCode | 'tenant-suspended' } | { user: SessionUser; next: IssuedRefresh }> => {
       await lockFamily(tx, found.familyId);
       const row = await tx.authSession.findUniqueOrThrow({
         where: { tokenHash },
@@ -66,10 +69,11 @@ export class AuthSessions {
         await revokeFamily(tx, row.familyId, now);
         return { refused: 'account-disabled' };
       }
+      if (row.user.tenant?.status === 'suspended') return { refused: 'tenant-suspended' };
       await tx.authSession.update({ where: { id: row.id }, data: { revokedAt: now, lastUsedAt: now } });
       return { user: row.user, next: await issue(tx, row.userId, row.familyId, now) };
     });
-    if ('refused' in outcome) throw new SessionEndedError(outcome.refused);
+    if ('refused' in outcome) throw outcome.refused === 'tenant-suspended' ? new TenantSuspendedError() : new SessionEndedError(outcome.refused);
     return outcome;
   }
 

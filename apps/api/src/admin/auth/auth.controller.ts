@@ -26,6 +26,7 @@ export class AuthController {
 
   @Post('login')
   @ApiResponse({ status: 401, description: '`invalid-credentials`: wrong email or password.' })
+  @ApiResponse({ status: 403, description: '`tenant-suspended`: right password, but the user\'s tenant is suspended; no session is started.' })
   @ApiResponse({ status: 429, description: '`too-many-attempts`: too many failed logins for this account or address; `Retry-After` says when to try again.' })
   @HttpCode(200)
   @PublicRoute()
@@ -45,6 +46,7 @@ export class AuthController {
   // Public: the refresh cookie is the credential (the access token has usually just expired).
   @Post('refresh')
   @ApiResponse({ status: 401, description: 'No refresh cookie, or a spent, expired or revoked one.' })
+  @ApiResponse({ status: 403, description: '`tenant-suspended`: the user\'s tenant is suspended; the cookie stays for when it is reactivated.' })
   @HttpCode(200)
   @PublicRoute()
   @ApiOperation({ summary: 'Trade the refresh cookie for a new bearer token and a new refresh cookie (the old one is spent)' })

@@ -7,6 +7,7 @@ import { AuthSessions, type IssuedRefresh } from './auth-sessions';
 import { LoginThrottle } from './login-throttle';
 import { canUseConsole, publicUser, toPublicUser, type PublicUser } from './admin-user';
 import { decoyPasswordHash, verifyPassword } from './password';
+import { TenantSuspendedError } from '../../tenant-status/tenant-suspended.error';
 
 export const loginBody = z.strictObject({
   // Emails are stored lower-case (users are created that way): any letter case logs in.
@@ -45,13 +46,15 @@ export class LoginUseCase {
   async execute({ email, password }: LoginBody, address: string): Promise<IssuedLogin> {
     // Before the password is checked: during a lock-out even the right password is refused.
     await this.throttle.assertAllowed(email, address);
-    const user = await this.prisma.user.findUnique({ where: { email } });
+    const user = await this.prisma.user.findUnique({ where: { email }, include: { tenant: { select: { status: true } } } });
     const ok = await verifyPassword(user?.passwordHash ?? (await decoyPasswordHash()), password);
     if (!user || !ok || !canUseConsole(user)) {
       await this.throttle.recordFailure(email, address);
       throw new InvalidCredentialsError();
     }
     await this.throttle.recordSuccess(email, address);
+    // Told only to whoever knows the password: 403, and no login session is started.
+    if (user.tenant?.status === 'suspended') throw new TenantSuspendedError();
 
     const refresh = await this.sessions.start(user.id);
     return { result: await loginResult(this.tokens, user, refresh), refresh };

@@ -12,14 +12,16 @@ import { Roles } from '../auth/roles.decorator';
 import { recordAudit } from '../common/audit';
 import { listReply } from '../common/list-reply';
 import { isUniqueViolation } from '../common/prisma-errors';
-import { isUuid, textContainsFilter, textEqualsFilter, uuidFilter } from '../list-query/filters';
+import { enumFilter, isUuid, textContainsFilter, textEqualsFilter, uuidFilter } from '../list-query/filters';
 import { parseListQuery, type ListSpec } from '../list-query/list-query';
 import { Answers } from '../../docs/answer.decorator';
+import { TenantStatuses } from '../../tenant-status/tenant-statuses';
 
 const tenantSelect = {
   id: true,
   name: true,
   slug: true,
+  status: true,
   monthlyLlmCallQuota: true,
   monthlyTokenQuota: true,
   queueWeight: true,
@@ -34,6 +36,8 @@ const tenantRecord = z.object({
   id: z.uuid(),
   name: z.string(),
   slug: z.string(),
+  /** A suspended tenant's channels, console users and turns are refused (docs/security.md). */
+  status: z.enum(['active', 'suspended']),
   /** LLM calls a month; null = no quota. */
   monthlyLlmCallQuota: z.number().int().nullable(),
   /** Tokens a month; null = no quota. */
@@ -61,7 +65,7 @@ const tenantsListSpec: ListSpec<Prisma.TenantWhereInput> = {
   sortFields: ['name', 'slug', 'createdAt', 'id'],
   defaultSort: ['name', 'asc'],
   tieBreaker: 'id',
-  filters: { id: uuidFilter('id'), slug: textEqualsFilter('slug'), q: textContainsFilter('name') },
+  filters: { id: uuidFilter('id'), slug: textEqualsFilter('slug'), status: enumFilter('status', ['active', 'suspended'] as const), q: textContainsFilter('name') },
 };
 
 const name = z.string().trim().min(1).max(200);
@@ -83,13 +87,16 @@ const budget = z
   })
   .nullable()
   .optional();
-const createBody = z.strictObject({ name, slug, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, monthlyBudget: budget, queueWeight });
+/** `suspended`: its channels, widget visitors and console users are refused, its queued turns not run (docs/security.md). */
+const status = z.enum(['active', 'suspended']).optional();
+const createBody = z.strictObject({ name, slug, status, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, monthlyBudget: budget, queueWeight });
 // react-admin sends the record back: read-only keys dropped.
-const updateBody = z.object({ name: name.optional(), slug: slug.optional(), monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, monthlyBudget: budget, queueWeight });
-type TenantBody = { name?: string; slug?: string; monthlyLlmCallQuota?: number | null; monthlyTokenQuota?: number | null; monthlyBudget?: bigint | null; queueWeight?: number };
+const updateBody = z.object({ name: name.optional(), slug: slug.optional(), status, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, monthlyBudget: budget, queueWeight });
+type TenantBody = { name?: string; slug?: string; status?: 'active' | 'suspended'; monthlyLlmCallQuota?: number | null; monthlyTokenQuota?: number | null; monthlyBudget?: bigint | null; queueWeight?: number };
 const tenantData = (b: TenantBody) => ({
   name: b.name,
   slug: b.slug,
+  status: b.status,
   monthlyLlmCallQuota: toDb(b.monthlyLlmCallQuota),
   monthlyTokenQuota: toDb(b.monthlyTokenQuota),
   queueWeight: b.queueWeight,
@@ -101,7 +108,10 @@ const tenantData = (b: TenantBody) => ({
 @Controller('v1/admin/tenants')
 @UseGuards(AdminAuthGuard)
 export class TenantsController {
-  constructor(private readonly prisma: PrismaService) {}
+  constructor(
+    private readonly prisma: PrismaService,
+    private readonly statuses: TenantStatuses,
+  ) {}
 
   @Get()
   @Roles('platform_admin')
@@ -145,16 +155,23 @@ export class TenantsController {
   @Put(':id')
   @ApiResponse({ status: 409, description: '`already-exists`: a tenant with this slug exists.' })
   @Roles('platform_admin')
-  @ApiOperation({ summary: 'Rename a tenant, change its slug, its monthly quotas or its queue weight (platform admins only)' })
+  @ApiOperation({ summary: 'Rename a tenant, change its slug, status (active or suspended), monthly quotas or queue weight (platform admins only)' })
   @Answers({ status: 200, description: 'The saved tenant.', schema: tenantRecord })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateBody)) body: z.infer<typeof updateBody>): Promise<TenantRecord> {
     try {
-      return await this.prisma.$transaction(async (tx) => {
+      const updated = await this.prisma.$transaction(async (tx) => {
         const before = toDto(await this.find(id, tx));
         const after = toDto(await tx.tenant.update({ where: { id }, data: tenantData(body), select: tenantSelect }));
         await recordAudit(tx, user, { action: 'tenant.update', entityType: 'tenant', entityId: id, tenantId: null, before, after });
+        // A suspension or reactivation also gets its own entry, easy to find in the log.
+        if (before.status !== after.status) {
+          const action = after.status === 'suspended' ? 'tenant.suspend' : 'tenant.reactivate';
+          await recordAudit(tx, user, { action, entityType: 'tenant', entityId: id, tenantId: null, before: { status: before.status }, after: { status: after.status } });
+        }
         return after;
       });
+      this.statuses.forget(id);
+      return updated;
     } catch (err) {
       if (isUniqueViolation(err)) throw new AlreadyExistsError('tenant with the slug', body.slug ?? '');
       throw err;
