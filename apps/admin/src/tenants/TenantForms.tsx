@@ -1,9 +1,10 @@
 import { Typography } from '@mui/material';
 import { Create, Edit, minValue, NumberInput, regex, required, SimpleForm, TextInput } from 'react-admin';
+import { BudgetInput, budgetBody } from '../prices/BudgetInput';
 
 const SLUG = regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'Lowercase letters, digits and inner dashes (at most 63).');
 
-/** Name, slug and the monthly quotas (empty = unlimited), as PUT/POST /v1/admin/tenants take them. */
+/** Name, slug, the monthly quotas and money budget (empty = unlimited), as PUT/POST /v1/admin/tenants take them. */
 function TenantInputs() {
   return (
     <>
@@ -14,6 +15,11 @@ function TenantInputs() {
       </Typography>
       <NumberInput source="monthlyLlmCallQuota" label="LLM calls per month" min={0} step={1} validate={minValue(0)} helperText="Empty: unlimited. Over it, messages are refused with 429 quota-exceeded." />
       <NumberInput source="monthlyTokenQuota" label="Tokens per month (in + out)" min={0} step={1} validate={minValue(0)} helperText="Empty: unlimited." />
+      <BudgetInput
+        source="monthlyBudget"
+        label="Monthly budget (USD)"
+        helperText="Empty: no budget. At 80% the console warns; at 100% new turns get the fallback message (429 quota-exceeded)."
+      />
     </>
   );
 }
@@ -24,6 +30,7 @@ const body = (r: Record<string, unknown>) => ({
   slug: r.slug,
   monthlyLlmCallQuota: r.monthlyLlmCallQuota ?? null,
   monthlyTokenQuota: r.monthlyTokenQuota ?? null,
+  monthlyBudget: budgetBody(r.monthlyBudget),
 });
 
 export function TenantCreate() {
