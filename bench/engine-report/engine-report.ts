@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process';
 import { runScriptForJson } from '../support/child-script';
 import { ROOT } from '../support/processes';
 import { loadAverage } from '../support/machine';
+import { promptCacheReport } from '../prompt-cache/prompt-cache-report';
 import type { BenchContext, BenchResult, Table } from '../support/results';
 
 // Runs helper "engine-turn"'s engine bench (bench/engine/engine.bench.ts, unchanged) in its own
@@ -25,6 +26,7 @@ export async function runEngineBench(ctx: BenchContext): Promise<BenchResult> {
   const output = await run(iterations);
   const heap = await runScriptForJson<SessionHeap>(SESSION_HEAP, [], { SESSION_HEAP_COUNT: String(ctx.size === 'full' ? 5000 : 100) }, ['--expose-gc']);
   const table = parseConsoleTable(output);
+  const cache = await promptCacheReport(ctx.size === 'full');
   const rows = table.rows;
   const col = (name: string): number => {
     const i = table.columns.indexOf(name);
@@ -63,6 +65,7 @@ export async function runEngineBench(ctx: BenchContext): Promise<BenchResult> {
         columns: ['sessions kept', 'heap bytes per session', 'stored JSON bytes (Session.state)', 'runs in the session'],
         rows: [[heap.sessions, heap.heapBytesPerSession, heap.jsonBytes, heap.runs]],
       },
+      cache.table,
     ],
     targets: [
       {
@@ -70,10 +73,13 @@ export async function runEngineBench(ctx: BenchContext): Promise<BenchResult> {
         actual: `worst case ${worstWall} µs wall, ${worstCpu} µs CPU`,
         met: ctx.size === 'full' ? worstWall <= TARGET_US : null,
       },
+      // Characters, not time: the same at any size, but judged only on a full run like every target.
+      ...cache.targets,
     ],
     notes: [
       'The ScriptedProvider rows are slower mostly because the test double records every request with a `structuredClone`; that cost ' +
         'is the provider’s, not the engine’s.',
+      ...cache.notes,
     ],
     measuredAt: new Date().toISOString(),
     loadAverage: loadAvg,

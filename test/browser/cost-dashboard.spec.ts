@@ -5,8 +5,9 @@ import { openConsole } from './support/console-page';
 import { useConsoleSuite } from './support/console-suite';
 
 // The dashboard's cost in money (issue 25, docs/cost.md) in headless Chromium: cost by agent
-// and by flow step from the roll-up, exact amounts, the 80% budget notice, and each step's
-// share of the agent's cost in the flow editor.
+// and by flow step from the roll-up, exact amounts, the 80% budget notices (the tenant's and an
+// agent's own), the agent's budget field, and each step's share of the agent's cost in the flow
+// editor and on its graph.
 jest.setTimeout(300_000);
 
 const suite = useConsoleSuite();
@@ -29,6 +30,7 @@ it("shows cost by agent and by step, the budget notice at 80%, and a step's shar
   });
   await db.usageDaily.updateMany({ where: { tenantId: t.tenant.id }, data: { costMicros: 8_500_000n, completedRuns: 2n } });
   await db.tenant.update({ where: { id: t.tenant.id }, data: { monthlyBudgetMicros: 10_000_000n } });
+  await db.agent.update({ where: { id: t.agent.id }, data: { monthlyBudgetMicros: 10_000_000n } });
   const owner = await createUser(db, 'owner', t.tenant.id);
 
   const { page, close } = await openConsole(browser, owner.email, { failureName: 'cost-dashboard' });
@@ -41,12 +43,25 @@ it("shows cost by agent and by step, the budget notice at 80%, and a step's shar
     expect(await steps.allInnerTexts()).toEqual(['(understand)\t6\t$4.500000\t52.9%', 'hospedagem › oferta\t4\t$4.000000\t47.1%']);
     expect(await page.getByTestId('cost-by-agent').getByTestId('cost-row').allInnerTexts()).toEqual(['Concierge\t10\t$8.500000\t100.0%']);
     await page.getByTestId('budget-notice').getByText('80% of the monthly budget is spent ($8.500000 of $10.000000)').waitFor();
+    await page.getByTestId('agent-budget-notice').getByText('Agent “Concierge” has spent 80% of its monthly budget ($8.500000 of $10.000000)').waitFor();
 
     // The flow editor shows the oferta step's share of the agent's cost, and no share for steps that cost nothing.
     await page.goto(page.url().replace(/#.*$/, `#/agents/${t.agent.id}`));
+    // The agent's own budget: shown in the editor with its notice, changed by saving the draft.
+    const budget = page.getByLabel('Monthly budget (USD)');
+    expect(await budget.inputValue()).toBe('10.000000');
+    await page.getByTestId('agent-budget-notice').getByText('80% of its monthly budget').waitFor();
+    await budget.fill('20.5');
+    await page.getByRole('button', { name: 'Save draft' }).click();
+    await page.getByText('Draft saved').waitFor();
+    expect((await db.agent.findUniqueOrThrow({ where: { id: t.agent.id } })).monthlyBudgetMicros).toBe(20_500_000n);
+
     await page.getByRole('tab', { name: 'Flows' }).click();
     await page.getByTestId('step-cost-share').getByText("47.1% of the agent's cost").waitFor();
     expect(await page.getByTestId('step-cost-share').count()).toBe(1);
+    // The graph puts the same share on the step's node, and on no other.
+    await page.getByTestId('graph-node-step-1').getByTestId('graph-node-cost').getByText("47.1% of the agent's cost").waitFor();
+    expect(await page.getByTestId('graph-node-cost').count()).toBe(1);
   } catch (err) {
     failed = err;
     throw err;

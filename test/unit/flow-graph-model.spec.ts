@@ -34,6 +34,11 @@ describe('the flow graph', () => {
     expect(g.nodes[0].details).toEqual(['“quer reservar um quarto”']);
   });
 
+  it("puts each step's share of the agent's cost on its node, and none on steps that cost nothing", () => {
+    const g = graphs.flowGraph(form(hospedagemFlowSpec), 0, null, new Map([['oferta', 0.471], ['elsewhere', 0.2]]));
+    expect(g.nodes.filter((n) => n.costShare !== undefined).map((n) => [n.id, n.costShare])).toEqual([['step-1', 0.471]]);
+  });
+
   it('labels else, on fail, branches and chains, and follows explicit targets', () => {
     const spec: FlowSpec = {
       id: 'pedido',

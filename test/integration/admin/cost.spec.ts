@@ -226,4 +226,68 @@ describe('monthly money budgets', () => {
     // The first verdict at or past 80% gave the month's notice.
     expect(await db.auditLog.count({ where: { tenantId: t.tenant.id, action: 'budget.warning' } })).toBe(1);
   });
+
+  describe("an agent's own budget", () => {
+    /** A second agent of `t` with its own channel and API key. */
+    async function secondAgentOf(t: { tenant: { id: string } }) {
+      const agent = await db.agent.create({ data: { tenantId: t.tenant.id, name: 'Vendas' } });
+      const channel = await db.channel.create({ data: { tenantId: t.tenant.id, agentId: agent.id, name: 'api' } });
+      const key = generateApiKey();
+      await db.apiKey.create({ data: { tenantId: t.tenant.id, channelId: channel.id, prefix: key.prefix, keyHash: key.hash } });
+      return { agent, key: key.key };
+    }
+    const post = (key: string, text: string) =>
+      fetch(apiUrl('/v1/messages'), {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ session: unique('s'), text }),
+      });
+
+    it("lets the tenant's owner set it in USD, exact and audited, and refuses a bad one or a viewer", async () => {
+      const path = `/v1/admin/agents/${world.agent.id}`;
+      const set = await adminSend(world.tokens.owner, 'PUT', path, { monthlyBudget: '12.5' });
+      expect(set.status).toBe(200);
+      expect(set.body).toMatchObject({ id: world.agent.id, monthlyBudget: '12.500000' });
+      expect((await db.agent.findUniqueOrThrow({ where: { id: world.agent.id } })).monthlyBudgetMicros).toBe(12_500_000n);
+      expect((await adminGet(world.tokens.viewer, path)).body).toMatchObject({ monthlyBudget: '12.500000' });
+      const audit = await db.auditLog.findFirstOrThrow({ where: { entityId: world.agent.id, action: 'agent.update' }, orderBy: { createdAt: 'desc' } });
+      expect(audit.after).toMatchObject({ monthlyBudget: '12.500000' });
+      for (const bad of ['-1', '1.0000001', 'ten', true]) {
+        const res = await adminSend(world.tokens.owner, 'PUT', path, { monthlyBudget: bad });
+        expect({ bad, status: res.status, code: errorOf(res.body).code }).toEqual({ bad, status: 400, code: 'validation-failed' });
+      }
+      expect((await adminSend(world.tokens.viewer, 'PUT', path, { monthlyBudget: '1' })).status).toBe(403);
+      const cleared = await adminSend(world.tokens.owner, 'PUT', path, { monthlyBudget: null });
+      expect(cleared.body).toMatchObject({ monthlyBudget: null });
+    });
+
+    it("shows each agent's month against its budget, with the 80% warning, and gives the agent's notice once", async () => {
+      const t = await tenantThatSpent(8_500_000n);
+      await db.agent.update({ where: { id: t.agent.id }, data: { monthlyBudgetMicros: 10_000_000n } });
+      const res = await adminGet(platform.tokens.platform_admin, '/v1/admin/usage/quota', { tenantId: t.tenant.id });
+      expect(res.body).toMatchObject({
+        cost: { quota: null },
+        exceeded: null,
+        agents: [{ agentId: t.agent.id, name: 'Agent', used: 8_500_000, quota: 10_000_000, warning: true, exceeded: false }],
+      });
+      // A message checks the agent's budget: under it, accepted; the 80% notice is given once.
+      expect((await post(t.key, 'still under')).status).toBe(202);
+      expect((await post(t.key, 'again')).status).toBe(202);
+      const notices = await db.auditLog.findMany({ where: { tenantId: t.tenant.id, action: 'budget.warning' }, select: { entityType: true, entityId: true, actorType: true } });
+      expect(notices).toEqual([{ entityType: 'agent', entityId: t.agent.id, actorType: 'system' }]);
+    });
+
+    it("refuses the spent agent's messages with quota-exceeded and its fallback message while another agent of the tenant answers", async () => {
+      const t = await tenantThatSpent(2_000_000n);
+      const other = await secondAgentOf(t);
+      await db.agent.update({ where: { id: t.agent.id }, data: { monthlyBudgetMicros: 2_000_000n, config: { fallbackMessage: 'Volto já.' } } });
+      const refused = await post(t.key, 'over the agent budget');
+      expect(refused.status).toBe(429);
+      const error = ((await refused.json()) as { error: { code: string; message: string; details: { messageId: string } } }).error;
+      expect(error).toMatchObject({ code: 'quota-exceeded', details: { quota: 'agentCost', agentId: t.agent.id, limit: 2_000_000, fallbackMessage: 'Volto já.' } });
+      expect(error.message).toContain('The agent has used its monthly budget of 2.000000 USD');
+      expect(await db.message.findUniqueOrThrow({ where: { id: error.details.messageId } })).toMatchObject({ status: 'failed', kind: 'quota-exceeded' });
+      expect((await post(other.key, 'the other agent')).status).toBe(202);
+    });
+  });
 });

@@ -211,4 +211,46 @@ describe('cost at commit', () => {
     // The notice is given once a month, not again at 100%.
     expect(await warnings()).toHaveLength(1);
   });
+
+  it("refuses the next turn of an agent whose own budget is reached mid-conversation, with its fallback message, while another agent of the tenant answers", async () => {
+    const agent = agentOn({ name: 'openai', model: 'gpt-4.1-mini' }, TRACE, 'Volto já.');
+    const rows = await createSessionRows(prisma);
+    // A second agent of the same tenant, with its own channel and conversation, and no budget of its own.
+    const vendas = await prisma.agent.create({ data: { tenantId: rows.tenantId, name: 'Vendas' } });
+    const channel = await prisma.channel.create({ data: { tenantId: rows.tenantId, agentId: vendas.id, name: 'web' } });
+    const session = await prisma.session.create({ data: { tenantId: rows.tenantId, channelId: channel.id, agentId: vendas.id, externalKey: unique('s') } });
+    const other: SessionRows = { tenantId: rows.tenantId, agentId: vendas.id, channelId: channel.id, sessionId: session.id };
+    // 2000 micros a month for the first agent: one turn (1158) is under 80% (1600), two (2316) spend it.
+    await prisma.agent.update({ where: { id: rows.agentId }, data: { monthlyBudgetMicros: 2000n } });
+    const next = async (on: SessionRows, text: string) => {
+      await new Promise((r) => setTimeout(r, QUOTA_CACHE_MS + 100)); // the cached verdict expires, as a conversation's pace lets it
+      await queueInbound(prisma, on, [text]);
+      await drain(on);
+    };
+    await queueInbound(prisma, rows, ['um']);
+    await drain(rows);
+    await next(rows, 'dois');
+    expect(agent.inputs).toHaveLength(2);
+
+    await next(rows, 'três');
+    expect(agent.inputs).toHaveLength(2); // refused before the engine: no model call
+    const msgs = await prisma.message.findMany({ where: { sessionId: rows.sessionId }, orderBy: { seq: 'asc' }, select: { direction: true, status: true, text: true } });
+    expect(msgs.slice(-2)).toEqual([
+      { direction: 'inbound', status: 'answered', text: 'três' },
+      { direction: 'outbound', status: 'sent', text: 'Volto já.' },
+    ]);
+    const last = await prisma.turn.findFirstOrThrow({ where: { sessionId: rows.sessionId }, orderBy: { createdAt: 'desc' }, select: { outcomeCodes: true, costMicros: true } });
+    expect(last).toEqual({ outcomeCodes: ['quota-exceeded'], costMicros: 0n });
+    // The agent's notice, not the tenant's: the tenant has no budget.
+    const notices = await prisma.auditLog.findMany({ where: { tenantId: rows.tenantId, action: 'budget.warning' }, select: { entityType: true, entityId: true, after: true } });
+    expect(notices).toEqual([{ entityType: 'agent', entityId: rows.agentId, after: expect.objectContaining({ usedMicros: 2316, budgetMicros: 2000 }) }]);
+
+    // The tenant's other agent still answers: its turn runs the engine and costs as any other.
+    await queueInbound(prisma, other, ['olá']);
+    await drain(other);
+    expect(agent.inputs).toHaveLength(3);
+    const answered = await prisma.turn.findFirstOrThrow({ where: { sessionId: other.sessionId }, select: { outcomeCodes: true, costMicros: true } });
+    expect(answered.costMicros).toBe(1158n);
+    expect(answered.outcomeCodes).not.toContain('quota-exceeded');
+  });
 });

@@ -7,6 +7,8 @@ import { FlowsEditor } from '../flows/FlowsEditor';
 import { PlaygroundChat } from '../playground/PlaygroundChat';
 import type { AgentRecord } from './agent-config';
 import { configFromDraft, type AgentDraft } from './agent-form-model';
+import { BudgetInput } from '../prices/BudgetInput';
+import { AgentBudgetNotice } from '../dashboard/BudgetNotices';
 import { PublishedChip } from './PublishedChip';
 import { AgentTests } from './AgentTests';
 import { BehaviourInputs } from './BehaviourInputs';
@@ -106,6 +108,12 @@ function TabbedInputs({ tab, setTab, newTest, onTestSaved }: { tab: number; setT
         <TextInput source="name" validate={required()} />
         <TextInput source="draft.instructions" label="Instructions" multiline minRows={3} helperText="Who the agent is and how it speaks" />
         <ProviderInputs />
+        <BudgetInput
+          source="monthlyBudget"
+          label="Monthly budget (USD)"
+          helperText="This agent's own cap, beside the tenant's; empty: none. Takes effect when saved (no publish needed). At 100% its new turns get the fallback message."
+        />
+        {record ? <AgentBudgetNotice agentId={record.id} /> : null}
       </Panel>
       <Panel active={tab === 1} index={1}>
         <FieldsEditor />

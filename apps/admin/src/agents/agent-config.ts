@@ -104,6 +104,8 @@ export interface AgentRecord {
   publishedVersion: number | null;
   /** The draft differs from the live version (or was never published). */
   unpublishedChanges?: boolean;
+  /** The agent's own monthly budget in USD ("12.500000"), beside the tenant's; null = none. Applies on save. */
+  monthlyBudget?: string | null;
   createdAt: string;
   updatedAt: string;
 }

@@ -3,6 +3,7 @@ import type { CreateParams, DataProvider, RaRecord, UpdateParams } from 'react-a
 import type { AgentRecord } from '../agents/agent-config';
 import { configFromDraft, draftFromConfig, type AgentDraft } from '../agents/agent-form-model';
 import type { paths } from '@switchboard/client';
+import { budgetBody } from '../prices/BudgetInput';
 import { messageOf } from './api-fetch';
 import { API_URL } from './http-client';
 import { api } from './switchboard-client';
@@ -14,12 +15,13 @@ export type AdminStats = paths['/v1/admin/stats']['get']['responses'][200]['cont
 const restProvider = simpleRestProvider(API_URL, scopedHttpClient);
 
 // Agents are edited as a form-shaped `draft` beside the stored `config` (see agent-form-model):
-// reads add it, writes send only what the API takes: name and config.
+// reads add it, writes send only what the API takes: name, config and the agent's own budget.
 const withDraft = <R extends RaRecord>(record: R): R => ('config' in record ? { ...record, draft: draftFromConfig((record as unknown as AgentRecord).config) } : record);
 
-function agentBody(data: Partial<{ name: string; draft: AgentDraft; tenantId: string }>) {
+function agentBody(data: Partial<{ name: string; draft: AgentDraft; tenantId: string; monthlyBudget: string | null }>) {
   return {
     ...(data.name !== undefined && { name: data.name }),
+    ...(data.monthlyBudget !== undefined && { monthlyBudget: budgetBody(data.monthlyBudget) }),
     ...(data.tenantId && { tenantId: data.tenantId }),
     ...(data.draft !== undefined && { config: configFromDraft(data.draft) }),
   };

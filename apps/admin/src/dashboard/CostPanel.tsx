@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { EChart } from './EChart';
 import type { EChartsOption } from 'echarts';
 import { formatMicros } from '../prices/money';
-import { downloadCostCsv, readCost, readQuota, type CostBreakdown, type CostDimension } from './cost-data';
+import { BudgetNotices } from './BudgetNotices';
+import { downloadCostCsv, readCost, type CostBreakdown, type CostDimension } from './cost-data';
 import type { UsageFilter } from './usage-data';
 
 const BREAKDOWNS: { by: CostDimension; title: string }[] = [
@@ -64,27 +65,6 @@ function BreakdownCard({ by, title, data }: { by: CostDimension; title: string; 
   );
 }
 
-/** The budget notice: at 80% of the month's money budget a warning, at 100% the refusal. */
-function BudgetNotice() {
-  const quota = useQuery({ queryKey: ['usage-quota'], queryFn: readQuota });
-  const q = quota.data;
-  if (!q || q.cost.quota === null) return null;
-  const spent = `${formatMicros(q.cost.used)} of ${formatMicros(q.cost.quota)}`;
-  if (q.exceeded === 'cost') {
-    return (
-      <Alert severity="error" data-testid="budget-notice">
-        The monthly budget is spent ({spent}): new turns are refused with the fallback message until {q.resetsAt.slice(0, 10)}.
-      </Alert>
-    );
-  }
-  if (!q.budgetWarning) return null;
-  return (
-    <Alert severity="warning" data-testid="budget-notice">
-      80% of the monthly budget is spent ({spent}); at 100% new turns are refused.
-    </Alert>
-  );
-}
-
 /** Cost in money for the dashboard's range and agent: totals, breakdowns, CSV. */
 export function CostPanel({ filter, costMicros, costPerResolvedMicros }: { filter: UsageFilter; costMicros?: string; costPerResolvedMicros?: string | null }) {
   const breakdowns = useQuery({
@@ -93,7 +73,7 @@ export function CostPanel({ filter, costMicros, costPerResolvedMicros }: { filte
   });
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
-      <BudgetNotice />
+      <BudgetNotices />
       <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
         <Typography variant="h6">Cost</Typography>
         <Typography data-testid="cost-total">{costMicros === undefined ? '…' : formatMicros(costMicros)} in range</Typography>

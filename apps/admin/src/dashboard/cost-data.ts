@@ -22,11 +22,22 @@ export interface CostBreakdown {
   rows: CostRow[];
 }
 
+/** An agent with its own monthly budget: this month's spend against it (micros). */
+export interface AgentBudget {
+  agentId: string;
+  name: string;
+  used: number;
+  quota: number;
+  warning: boolean;
+  exceeded: boolean;
+}
+
 export interface QuotaState {
   cost: { used: number; quota: number | null };
   exceeded: 'llmCalls' | 'tokens' | 'cost' | null;
   budgetWarning: boolean;
   resetsAt: string;
+  agents?: AgentBudget[];
 }
 
 const range = (f: UsageFilter) => ({ from: f.from, to: f.to, agentId: f.agentId || undefined });

@@ -9,8 +9,8 @@ import { formatMicros } from '../prices/money';
 /** The window a step's share of the agent's cost is read over (docs/cost.md). */
 const DAYS = 30;
 
-/** This agent's cost by flow step over the last DAYS days, one read shared by every step editor. */
-function useStepCosts(agentId: string | undefined) {
+/** This agent's cost by flow step over the last DAYS days, one read shared by every step editor and the graph. */
+export function useStepCosts(agentId: string | undefined) {
   return useQuery({
     queryKey: ['step-costs', agentId],
     enabled: Boolean(agentId),

@@ -1,5 +1,6 @@
 import { Typography } from '@mui/material';
 import { Create, Edit, minValue, NumberInput, regex, required, SelectInput, SimpleForm, TextInput } from 'react-admin';
+import { BudgetInput, budgetBody } from '../prices/BudgetInput';
 
 const SLUG = regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'Lowercase letters, digits and inner dashes (at most 63).');
 
@@ -8,7 +9,7 @@ const STATUSES = [
   { id: 'suspended', name: 'Suspended' },
 ];
 
-/** Name, slug, status and the monthly quotas (empty = unlimited), as PUT/POST /v1/admin/tenants take them. */
+/** Name, slug, status, the monthly quotas and money budget (empty = unlimited), as PUT/POST /v1/admin/tenants take them. */
 function TenantInputs() {
   return (
     <>
@@ -26,6 +27,11 @@ function TenantInputs() {
       </Typography>
       <NumberInput source="monthlyLlmCallQuota" label="LLM calls per month" min={0} step={1} validate={minValue(0)} helperText="Empty: unlimited. Over it, messages are refused with 429 quota-exceeded." />
       <NumberInput source="monthlyTokenQuota" label="Tokens per month (in + out)" min={0} step={1} validate={minValue(0)} helperText="Empty: unlimited." />
+      <BudgetInput
+        source="monthlyBudget"
+        label="Monthly budget (USD)"
+        helperText="Empty: no budget. At 80% the console warns; at 100% new turns get the fallback message (429 quota-exceeded)."
+      />
     </>
   );
 }
@@ -37,6 +43,7 @@ const body = (r: Record<string, unknown>) => ({
   status: r.status,
   monthlyLlmCallQuota: r.monthlyLlmCallQuota ?? null,
   monthlyTokenQuota: r.monthlyTokenQuota ?? null,
+  monthlyBudget: budgetBody(r.monthlyBudget),
 });
 
 export function TenantCreate() {

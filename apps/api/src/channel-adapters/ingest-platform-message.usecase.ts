@@ -28,8 +28,8 @@ export class IngestPlatformMessage {
 
   async execute(scope: ChannelScope, m: PlatformMessage): Promise<{ messageId: string }> {
     const body = { session: m.session.slice(0, MAX_KEY_CHARS), text: m.text.slice(0, MAX_TEXT_CHARS), id: m.id.slice(0, MAX_KEY_CHARS) };
-    const quota = await this.quotas.verdict(scope.tenantId);
-    if (quota?.exceeded) {
+    const quota = await this.quotas.verdict(scope.tenantId, scope.agentId);
+    if (quota.exceeded) {
       const stored = await storeRefusedMessage(this.prisma, scope, body);
       await replyWithFallback(this.prisma, scope, stored, await agentFallbackMessage(this.prisma, scope.tenantId, scope.agentId));
       this.logger.warn({ msg: 'platform message over quota: stored, answered with the fallback message', messageId: stored.messageId, quota: quota.exceeded });

@@ -32,7 +32,7 @@ export class PostEvent {
 
   /** `droppedKeys`: keys of the sent `data` that validation could not carry (`__proto__`); each is an unknown field. */
   async execute(auth: ChannelAuthContext, body: PostEventBody, droppedKeys: string[] = []): Promise<PostEventResult> {
-    await refuseOverQuota(this.quotas, auth.tenantId);
+    await refuseOverQuota(this.quotas, auth.tenantId, auth.agentId);
     const stored = await withTenant(this.prisma, auth.tenantId, async (tx) => {
       const data = body.data && (await this.checkedData(tx, auth, body.data, droppedKeys));
       const now = new Date();

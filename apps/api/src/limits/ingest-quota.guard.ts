@@ -9,7 +9,7 @@ import { storeRefusedMessage } from './store-refused-message';
 export { QUOTA_CACHE_MS } from '@switchboard/db';
 
 /**
- * The tenant's monthly quotas on ingest (TenantQuotas). Over quota, a valid message is stored
+ * The tenant's monthly quotas and the channel's agent's budget on ingest (TenantQuotas). Over quota, a valid message is stored
  * (failed, kind quota-exceeded) and answered 429 `quota-exceeded` with its ids and the agent's
  * fallback message (for the integrator to show the customer); an invalid one
  * goes on to ingest's own 400. Runs after ApiKeyGuard.
@@ -25,12 +25,12 @@ export class IngestQuotaGuard implements CanActivate {
     const request = context.switchToHttp().getRequest<ChannelAuthRequest>();
     const auth = request.channelAuth;
     if (!auth) return true;
-    const state = await this.quotas.verdict(auth.tenantId);
-    if (!state?.exceeded) return true;
+    const state = await this.quotas.verdict(auth.tenantId, auth.agentId);
+    if (!state.exceeded) return true;
     const body = postMessageBody.safeParse(request.body);
     if (!body.success) return true; // the handler's validation answers 400 with the details
     const stored = await storeRefusedMessage(this.prisma, auth, body.data);
     const fallbackMessage = await agentFallbackMessage(this.prisma, auth.tenantId, auth.agentId);
-    throw new QuotaExceededError(state.exceeded, state[state.exceeded].quota!, state.resetsAt, { ...stored, fallbackMessage });
+    throw new QuotaExceededError({ ...state, exceeded: state.exceeded }, { ...stored, fallbackMessage });
   }
 }

@@ -1,21 +1,25 @@
-import { describeQuota, type QuotaKind } from '@switchboard/db';
+import { describeQuota, quotaOwner, type QuotaKind, type QuotaVerdict } from '@switchboard/db';
 import { TooManyRequestsError } from '../common/errors';
 
+/**
+ * 429 `quota-exceeded`: the tenant spent a monthly quota, or the agent its own budget
+ * (`details.quota = "agentCost"`, with `details.agentId`).
+ */
 export class QuotaExceededError extends TooManyRequestsError {
   constructor(
-    which: QuotaKind,
-    quota: number,
-    resetsAt: Date,
+    verdict: QuotaVerdict & { exceeded: QuotaKind },
     /** A customer's message kept refused, with the agent's fallback message to show them instead of silence. */
     stored: { messageId: string; sessionId: string; fallbackMessage: string } | null,
   ) {
+    const { exceeded: which, limit, resetsAt } = verdict;
+    const agent = which === 'agentCost' ? { agentId: verdict.agent!.agentId } : {};
     super(
       'quota-exceeded',
-      `The tenant has used its ${describeQuota(which, quota)}; it resets at ${resetsAt.toISOString()}. ` +
+      `The ${quotaOwner(which)} has used its ${describeQuota(which, limit!)}; it resets at ${resetsAt.toISOString()}. ` +
         (stored ? 'The message was stored but will not be answered; show the customer details.fallbackMessage. ' : '') +
-        'Ask the platform operator to raise the quota.',
+        (which === 'agentCost' ? "Raise the agent's budget in the console to answer again." : 'Ask the platform operator to raise the quota.'),
       Math.max(1, Math.ceil((resetsAt.getTime() - Date.now()) / 1000)),
-      { quota: which, limit: quota, resetsAt: resetsAt.toISOString(), ...(stored ?? {}) },
+      { quota: which, limit: limit!, resetsAt: resetsAt.toISOString(), ...agent, ...(stored ?? {}) },
     );
   }
 }

@@ -31,7 +31,7 @@ export class StartFlow {
 
   async execute(auth: ChannelAuthContext, sessionId: string, body: SessionStartBody): Promise<StartFlowResult> {
     if (!isUuid(sessionId)) throw new FlowInputSessionNotFoundError();
-    await refuseOverQuota(this.quotas, auth.tenantId);
+    await refuseOverQuota(this.quotas, auth.tenantId, auth.agentId);
     const stored = await withTenant(this.prisma, auth.tenantId, async (tx) => {
       const session = await tx.session.findFirst({
         where: { id: sessionId, tenantId: auth.tenantId, channelId: auth.channelId },

@@ -37,12 +37,12 @@ export class PostVisitorMessage {
     await this.limits.message(v.tenantId, v.visitor);
     const scope = { tenantId: v.tenantId, channelId: v.channelId, agentId: v.channel.agentId };
     const message = { session: v.sessionKey, text: body.text, id: visitorMessageExternalId(v.visitor, body.id) };
-    const quota = await this.quotas.verdict(v.tenantId);
-    if (quota?.exceeded) {
+    const quota = await this.quotas.verdict(v.tenantId, v.channel.agentId);
+    if (quota.exceeded) {
       const stored = await storeRefusedMessage(this.prisma, scope, message);
       // The visitor sees the agent's fallback message rather than a message that never gets an answer.
       const fallbackMessage = await agentFallbackMessage(this.prisma, v.tenantId, v.channel.agentId);
-      throw new QuotaExceededError(quota.exceeded, quota[quota.exceeded].quota!, quota.resetsAt, { messageId: stored.messageId, sessionId: stored.sessionId, fallbackMessage });
+      throw new QuotaExceededError({ ...quota, exceeded: quota.exceeded }, { messageId: stored.messageId, sessionId: stored.sessionId, fallbackMessage });
     }
     const result = await this.post.execute(scope, message, 0);
     return { messageId: result.body.messageId, id: body.id, status: result.body.status };

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { isProviderError, TurnInputError, type ScheduledWake, type Session, type TurnInput, type TurnResult } from '@falai/agent';
 import { defaultFallbackMessage } from '@switchboard/agent-config';
-import { PrismaService, TenantQuotas } from '@switchboard/db';
+import { PrismaService, quotaOwner, TenantQuotas } from '@switchboard/db';
 import type { FlowInput, TurnStatus } from '@switchboard/queue';
 import { AgentCatalog, type LoadedAgent } from '../agents/agent-catalog';
 import { MAX_CONFLICT_REPLAYS } from '../config/worker-settings';
@@ -204,10 +204,10 @@ export class RunTurn {
         return { commit: planFailure(base(), state, err.code, err, reply), schedule: [] };
       }
       // Every attempt of every kind of turn passes here before the engine's first model call.
-      const quota = await this.quotas.verdict(session.tenantId);
-      if (quota?.exceeded) {
-        const err = new TenantQuotaExceededError(quota.exceeded, quota[quota.exceeded].quota!, quota.resetsAt);
-        this.logger.warn({ msg: 'turn refused: tenant over its monthly quota', sessionId: session.id, ...describe(trigger), turnId, quota: quota.exceeded });
+      const quota = await this.quotas.verdict(session.tenantId, session.agentId);
+      if (quota.exceeded) {
+        const err = new TenantQuotaExceededError(quota.exceeded, quota.limit!, quota.resetsAt);
+        this.logger.warn({ msg: `turn refused: ${quotaOwner(quota.exceeded)} over its monthly quota`, sessionId: session.id, ...describe(trigger), turnId, quota: quota.exceeded });
         // A silenced turn (events in a handed-off session) stays silent.
         return { commit: planFailure(base(), state, err.code, err, session.status === 'handed_off' ? undefined : await fallback()), schedule: [] };
       }

@@ -1,5 +1,5 @@
 import type { ProviderError } from '@falai/agent';
-import { describeQuota, type QuotaKind } from '@switchboard/db';
+import { describeQuota, quotaOwner, type QuotaKind } from '@switchboard/db';
 
 /** The session moved on since it was loaded (another save won): reload and replay the turn. */
 export class SessionVersionConflictError extends Error {
@@ -59,13 +59,16 @@ export class TurnSessionMissingError extends Error {
   }
 }
 
-/** The tenant has spent a monthly quota: the turn makes no model call and ends `quota-exceeded`. */
+/**
+ * The tenant has spent a monthly quota, or the agent its own budget: the turn makes no model call
+ * and ends `quota-exceeded`.
+ */
 export class TenantQuotaExceededError extends Error {
   readonly code = 'quota-exceeded';
   constructor(which: QuotaKind, quota: number, resetsAt: Date) {
     super(
-      `[TenantQuotaExceededError] the tenant has used its ${describeQuota(which, quota)}; ` +
-        `no model call is made until it resets at ${resetsAt.toISOString()} or the platform operator raises it.`,
+      `[TenantQuotaExceededError] the ${quotaOwner(which)} has used its ${describeQuota(which, quota)}; ` +
+        `no model call is made until it resets at ${resetsAt.toISOString()} or ${which === 'agentCost' ? "the tenant raises the agent's budget" : 'the platform operator raises it'}.`,
     );
     this.name = 'TenantQuotaExceededError';
   }

@@ -25,8 +25,18 @@ export interface ModelRequest {
   call: CallKind;
   /** Speak rounds count from 1; the understand call is round 0. */
   round: number;
+  /**
+   * What stays the same from turn to turn (agent and flow instructions, the step's prompt, how to
+   * reply): providers send it first, beside the tools and the reply schema, so it is a prefix the
+   * model's prompt cache can reuse (docs/cost.md, "Prompt caching").
+   */
   system: string;
   history: HistoryItem[];
+  /**
+   * What changes every turn (the fields still to ask, the known values, the wrap-up order):
+   * providers send it after the history, so it never breaks the cached prefix. Absent: none.
+   */
+  context?: string;
   /** `[]` means no tools are offered. */
   tools: ToolDeclaration[];
   schema?: { name: string; schema: object };

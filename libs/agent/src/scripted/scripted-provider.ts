@@ -233,7 +233,7 @@ function scopeOf(req: ModelRequest): TemplateScope {
   const last = results[results.length - 1];
   return {
     message: lastUserMessage(req.history),
-    known: readKnownFields(req.system),
+    known: readKnownFields(req.context ?? req.system),
     tool,
     lastTool: last ? parsed(last.content) : undefined,
   };
@@ -241,7 +241,7 @@ function scopeOf(req: ModelRequest): TemplateScope {
 
 /** A stable token estimate (4 chars a token), so usage sums are testable. */
 function estimate(req: ModelRequest, text: string): Usage {
-  const chars = req.system.length + req.history.reduce((n, item) => n + (item.content?.length ?? 0), 0);
+  const chars = req.system.length + (req.context?.length ?? 0) + req.history.reduce((n, item) => n + (item.content?.length ?? 0), 0);
   return { inputTokens: Math.ceil(chars / 4), outputTokens: Math.ceil(text.length / 4) };
 }
 

@@ -2,7 +2,7 @@
 // outcome with no wake: there is no step to retry.
 import { offeredTools } from '../tools/offered';
 import { failureCode } from './failures';
-import { speakSchema, speakSystem } from './prompts';
+import { speakPrompt, speakSchema } from './prompts';
 import { speak } from './speak';
 import { sayMessage, writeData } from './settle';
 import { recordOutcome, type TurnState } from './state';
@@ -15,7 +15,7 @@ export async function idleSpeak(state: TurnState): Promise<void> {
     return;
   }
   const result = await speak(state, {
-    system: speakSystem(fields, {
+    ...speakPrompt(fields, {
       agentInstructions: state.def.instructions,
       instructions: idle?.instructions,
       prompt: idle?.prompt,

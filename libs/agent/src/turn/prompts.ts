@@ -127,20 +127,29 @@ export interface SpeakBrief {
   known: Record<string, unknown>;
 }
 
-export function speakSystem(fields: FieldsDef, brief: SpeakBrief): string {
+/**
+ * A speak call's prompt in two parts, for prompt caching: `system`, the same on every turn at this
+ * step (agent instructions, flow instructions, how to reply, the step's prompt), sent first; and
+ * `context`, what this turn adds (the fields still to ask, the known values), sent last.
+ */
+export function speakPrompt(fields: FieldsDef, brief: SpeakBrief): { system: string; context: string } {
   const asks = brief.asks.map((a) => `${describeField(a.slug, fields[a.slug])}\n  ${a.how}`).join('\n');
-  return join([
-    brief.agentInstructions,
-    brief.instructions,
-    section('Now', brief.prompt),
-    asks ? section('Ask for', `The customer has not given these yet. Ask for them.\n${asks}`) : undefined,
-    `${KNOWN_FIELDS_PREFIX}${JSON.stringify(brief.known)}`,
-    section(
-      'Reply',
-      'Reply with JSON that matches the schema: "message" is the text the customer reads' +
-        (brief.slugs.length ? '; report each listed field the customer gave, else null.' : '.'),
-    ),
-  ]);
+  return {
+    system: join([
+      brief.agentInstructions,
+      brief.instructions,
+      section(
+        'Reply',
+        'Reply with JSON that matches the schema: "message" is the text the customer reads' +
+          (brief.slugs.length ? '; report each listed field the customer gave, else null.' : '.'),
+      ),
+      section('Now', brief.prompt),
+    ]),
+    context: join([
+      asks ? section('Ask for', `The customer has not given these yet. Ask for them.\n${asks}`) : undefined,
+      `${KNOWN_FIELDS_PREFIX}${JSON.stringify(brief.known)}`,
+    ]),
+  };
 }
 
 export function speakSchema(fields: FieldsDef, slugs: readonly string[]): { name: string; schema: object } {
@@ -155,9 +164,9 @@ export function speakSchema(fields: FieldsDef, slugs: readonly string[]): { name
   };
 }
 
-/** Reads the known-fields line back from a speak system prompt; `{}` when absent. */
-export function readKnownFields(system: string): Record<string, unknown> {
-  const line = system.split('\n').find((l) => l.startsWith(KNOWN_FIELDS_PREFIX));
+/** Reads the known-fields line back from a speak call's context (or system prompt); `{}` when absent. */
+export function readKnownFields(text: string): Record<string, unknown> {
+  const line = text.split('\n').find((l) => l.startsWith(KNOWN_FIELDS_PREFIX));
   if (!line) return {};
   try {
     const parsed: unknown = JSON.parse(line.slice(KNOWN_FIELDS_PREFIX.length));

@@ -11,7 +11,10 @@ import { structuredOf, WRAP_UP_SECTION } from './prompts';
 import type { TurnState } from './state';
 
 export interface SpeakRequest {
+  /** Sent first, the same every turn at this step (speakPrompt). */
   system: string;
+  /** Sent after the history: what this turn adds. */
+  context: string;
   schema: { name: string; schema: object };
   /** The allow-list, already resolved (tool.md); `[]` offers none. */
   offered: readonly AnyTool[];
@@ -49,8 +52,9 @@ export async function speak(state: TurnState, req: SpeakRequest): Promise<SpeakR
       reply = await callModel(state, {
         call: 'speak',
         round,
-        system: wrapUp ? `${req.system}\n\n${WRAP_UP_SECTION}` : req.system,
+        system: req.system,
         history: [...history],
+        context: wrapUp ? `${req.context}\n\n${WRAP_UP_SECTION}` : req.context,
         tools: offersTools ? declarations : [],
         schema: req.schema,
       }, req.run && { runId: req.run.id, flowId: req.run.flowId, stepId: req.run.stepId });

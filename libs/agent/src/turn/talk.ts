@@ -5,7 +5,7 @@ import { offeredTools } from '../tools/offered';
 import type { TalkStep } from '../types/flow';
 import type { Run } from '../types/session';
 import { flowOf } from './runs';
-import { speakSchema, speakSystem } from './prompts';
+import { speakPrompt, speakSchema } from './prompts';
 import { speak } from './speak';
 import { sayMessage, settleFailure, writeData } from './settle';
 import { messageKey, recordOutcome, type TurnState } from './state';
@@ -32,7 +32,7 @@ export async function talk(state: TurnState, run: Run, step: TalkStep, asks: str
   const flow = flowOf(state, run);
   const { fields } = state.def;
   const result = await speak(state, {
-    system: speakSystem(fields, {
+    ...speakPrompt(fields, {
       agentInstructions: state.def.instructions,
       instructions: flow?.instructions,
       prompt: step.prompt,

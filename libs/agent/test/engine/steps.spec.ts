@@ -50,7 +50,7 @@ describe('steps', () => {
     const asked = await a.turn({ sessionId: 's', message: 'oi', id: 'm1' });
     expect(asked.messages).toEqual([{ text: 'ask:cidade', kind: 'ai', key: 'f#m1:onde:1' }]);
     expect(asked.session.runs[0]).toMatchObject({ status: 'asking', asked: { cidade: 1 } });
-    expect(provider.calls('speak')[0].system).toContain('Pergunte a cidade.');
+    expect(provider.calls('speak')[0].context).toContain('Pergunte a cidade.');
     const answered = await a.turn({ sessionId: 's', message: 'Curitiba', id: 'm2' });
     expect(answered.outcomes.map((o) => o.code)).toEqual(['collected', 'said']);
     expect(answered.messages.map((m) => m.text)).toEqual(['Anotado.']);
@@ -69,7 +69,7 @@ describe('steps', () => {
   it('a step\'s ask overrides the field\'s ask', async () => {
     const provider = model(speaker);
     await agent({ provider, fields, flows: catchAll([{ id: 'onde', collect: ['cidade'], ask: { cidade: 'Qual cidade, por favor?' } }]) }).turn({ sessionId: 's', message: 'oi' });
-    expect(provider.requests.find((r) => r.call === 'speak')!.system).toContain('Qual cidade, por favor?');
+    expect(provider.requests.find((r) => r.call === 'speak')!.context).toContain('Qual cidade, por favor?');
   });
 
   it('a field asked maxAsks times stops being asked, and the step moves on (max-asks)', async () => {
@@ -91,7 +91,7 @@ describe('steps', () => {
     const fourth = await a.turn({ sessionId: 's', message: 'd' });
     expect(fourth.outcomes[0]).toMatchObject({ code: 'max-asks' });
     // The three asks; the fourth message goes to the idle speaker once the run gave up.
-    expect(provider.calls('speak').map((r) => r.system.includes('## Ask for'))).toEqual([true, true, true, false]);
+    expect(provider.calls('speak').map((r) => r.context?.includes('## Ask for'))).toEqual([true, true, true, false]);
   });
 
   it('only the fields still under maxAsks are asked for', async () => {

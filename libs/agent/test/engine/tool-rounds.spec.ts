@@ -14,8 +14,10 @@ describe('speak rounds', () => {
     const speak = provider.calls('speak');
     expect(speak.map((r) => r.round)).toEqual([1, 2, 3, 4]);
     expect(speak.map((r) => r.tools.map((t) => t.name))).toEqual([['ping'], ['ping'], ['ping'], []]);
-    expect(speak.slice(0, 3).every((r) => !r.system.includes(WRAP_UP_SECTION))).toBe(true);
-    expect(speak[3].system.endsWith(WRAP_UP_SECTION)).toBe(true);
+    // The wrap-up is this round's context, sent last: the system prompt stays the cached prefix.
+    expect(speak.slice(0, 3).every((r) => !r.context?.includes(WRAP_UP_SECTION))).toBe(true);
+    expect(speak[3].context?.endsWith(WRAP_UP_SECTION)).toBe(true);
+    expect(new Set(speak.map((r) => r.system)).size).toBe(1);
     // A message always comes back: the wrap-up round's calls are not run.
     expect(result.messages.map((m) => m.text)).toEqual(['r4']);
     expect(result.trace.filter((t) => t.type === 'tool')).toHaveLength(3);
@@ -43,7 +45,7 @@ describe('speak rounds', () => {
     const result = await agent({ provider, tools: [{ id: 'ping', handler }], maxToolLoops: 0, idle: { tools: ['ping'] } }).turn({ sessionId: 's', message: 'hi' });
     expect(provider.requests).toHaveLength(1);
     expect(provider.requests[0].tools).toEqual([]);
-    expect(provider.requests[0].system).not.toContain(WRAP_UP_SECTION);
+    expect(provider.requests[0].context).not.toContain(WRAP_UP_SECTION);
     expect(handler).not.toHaveBeenCalled();
     expect(result.messages[0].text).toBe('só texto');
   });

@@ -56,7 +56,8 @@ describe("tool.md's Concierge example against fake model servers, through the re
       // The round after a function call sends the call back with its signature, and the result.
       const round2 = server.calls[2].body.contents;
       expect(round2[round2.length - 2].parts).toEqual([{ functionCall: { name: "preco", args: { cidade: "Curitiba" } }, thoughtSignature: "c2ln" }]);
-      expect(round2[round2.length - 1].parts).toEqual([{ functionResponse: { name: "preco", response: { output: { precoNoite: 420 } } } }]);
+      // The turn's context comes last, after the tool results, so the prefix before it stays cacheable.
+      expect(round2[round2.length - 1].parts).toEqual([{ functionResponse: { name: "preco", response: { output: { precoNoite: 420 } } } }, { text: 'Known fields: {"cidade":"Curitiba"}' }]);
       // Usage reaches the TurnResult: thinking counts as output.
       expect(turns.r1.usage).toEqual({ inputTokens: 560, outputTokens: 55 });
     } finally {

@@ -1313,7 +1313,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This month's model calls and tokens (customer turns and console runs) against the tenant's quotas, `console` the console's share (platform admins: ?tenantId=) */
+        /** This month's model calls, tokens and cost (customer turns and console runs) against the tenant's quotas, `console` the console's share, `agents` the agents with a budget of their own (platform admins: ?tenantId=) */
         get: operations["adminUsage_quota"];
         put?: never;
         post?: never;
@@ -2437,6 +2437,7 @@ export interface operations {
                         };
                         tools: string[];
                     };
+                    monthlyBudget?: (string | number) | null;
                     name: string;
                     tenantId?: string;
                 };
@@ -2591,6 +2592,7 @@ export interface operations {
                         };
                         tools: string[];
                     };
+                    monthlyBudget?: (string | number) | null;
                     name?: string;
                 };
             };

@@ -6,3 +6,4 @@ export * from './fold-usage-slots';
 export * from './monthly-usage';
 export * from './tenant-quotas';
 export * from './console-usage';
+export * from './agent-budgets';

@@ -48,8 +48,13 @@ export async function monthToDateUsage(prisma: Pick<PrismaClient, 'usageDaily' |
   };
 }
 
-/** What a tenant's month is limited by: model calls, tokens, and money (micros, the budget). */
-export type QuotaKind = 'llmCalls' | 'tokens' | 'cost';
+/**
+ * What a month is limited by: the tenant's model calls, tokens and money (micros, the budget), and
+ * one agent's own money budget (`agentCost`, optional, beside the tenant's).
+ */
+export type QuotaKind = 'llmCalls' | 'tokens' | 'cost' | 'agentCost';
+/** The kinds a tenant's QuotaState reports. */
+export type TenantQuotaKind = Exclude<QuotaKind, 'agentCost'>;
 
 /** The share of the money budget at which the tenant is warned (console notice, audit entry, metric). */
 export const BUDGET_WARNING_RATIO = 0.8;
@@ -63,7 +68,7 @@ export interface QuotaState {
   cost: { used: number; quota: number | null };
   resetsAt: Date;
   /** Which quota is spent, if any. */
-  exceeded: QuotaKind | null;
+  exceeded: TenantQuotaKind | null;
   /** The money budget is at BUDGET_WARNING_RATIO or more (and not yet spent). */
   budgetWarning: boolean;
 }
@@ -79,7 +84,7 @@ export function quotaState(usage: MonthlyUsage, quotas: TenantLimits): QuotaStat
   const llm = num(quotas.monthlyLlmCallQuota);
   const tok = num(quotas.monthlyTokenQuota);
   const budget = num(quotas.monthlyBudgetMicros);
-  const exceeded: QuotaKind | null =
+  const exceeded: TenantQuotaKind | null =
     llm !== null && usage.llmCalls >= llm ? 'llmCalls' : tok !== null && usage.tokens >= tok ? 'tokens' : budget !== null && usage.costMicros >= budget ? 'cost' : null;
   const budgetWarning = budget !== null && usage.costMicros < budget && usage.costMicros >= budget * BUDGET_WARNING_RATIO;
   return {
@@ -98,8 +103,46 @@ export function hasLimits(q: TenantLimits): boolean {
   return q.monthlyLlmCallQuota !== null || q.monthlyTokenQuota !== null || (q.monthlyBudgetMicros ?? null) !== null;
 }
 
+/** One agent's month against its own money budget (micros). */
+export interface AgentBudgetState {
+  agentId: string;
+  used: number;
+  quota: number;
+  /** At BUDGET_WARNING_RATIO of the budget or more, and not yet spent. */
+  warning: boolean;
+  exceeded: boolean;
+}
+
+export function agentBudgetState(agentId: string, usedMicros: number, budgetMicros: bigint): AgentBudgetState {
+  const quota = Number(budgetMicros);
+  const exceeded = usedMicros >= quota;
+  return { agentId, used: usedMicros, quota, exceeded, warning: !exceeded && usedMicros >= quota * BUDGET_WARNING_RATIO };
+}
+
+/**
+ * Whether a turn of the agent may run: the tenant's quotas first (calls, tokens, budget), then the
+ * agent's own budget. `limit` is the spent limit (micros for money), for the refusal's message.
+ */
+export interface QuotaVerdict {
+  exceeded: QuotaKind | null;
+  limit: number | null;
+  resetsAt: Date;
+  tenant: QuotaState | null;
+  agent: AgentBudgetState | null;
+}
+
+export function combineVerdict(tenant: QuotaState | null, agent: AgentBudgetState | null, now = new Date()): QuotaVerdict {
+  const resetsAt = tenant?.resetsAt ?? monthOf(now).resetsAt;
+  if (tenant?.exceeded) return { exceeded: tenant.exceeded, limit: tenant[tenant.exceeded].quota, resetsAt, tenant, agent };
+  if (agent?.exceeded) return { exceeded: 'agentCost', limit: agent.quota, resetsAt, tenant, agent };
+  return { exceeded: null, limit: null, resetsAt, tenant, agent };
+}
+
+/** Who spent a limit, for messages: the agent for its own budget, else the tenant. */
+export const quotaOwner = (which: QuotaKind): 'agent' | 'tenant' => (which === 'agentCost' ? 'agent' : 'tenant');
+
 /** A spent limit in words: "monthly quota of 5 model calls", "monthly budget of 10.000000 USD". */
 export function describeQuota(which: QuotaKind, quota: number): string {
-  if (which === 'cost') return `monthly budget of ${amountOf(BigInt(quota))} ${COST_CURRENCY}`;
+  if (which === 'cost' || which === 'agentCost') return `monthly budget of ${amountOf(BigInt(quota))} ${COST_CURRENCY}`;
   return `monthly quota of ${quota} ${which === 'llmCalls' ? 'model calls' : 'tokens'}`;
 }

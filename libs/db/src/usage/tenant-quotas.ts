@@ -1,6 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { PrismaService } from '../prisma.service';
-import { hasLimits, monthOf, monthToDateUsage, quotaState, type QuotaState } from './monthly-usage';
+import {
+  agentBudgetState,
+  combineVerdict,
+  hasLimits,
+  monthOf,
+  monthToDateUsage,
+  quotaState,
+  type AgentBudgetState,
+  type QuotaState,
+  type QuotaVerdict,
+} from './monthly-usage';
 
 /**
  * How long one instance trusts a tenant's quota verdict. Usage only grows by whole turns and the
@@ -8,58 +18,97 @@ import { hasLimits, monthOf, monthToDateUsage, quotaState, type QuotaState } fro
  * the quota, and saves two queries on almost every ingest request.
  */
 export const QUOTA_CACHE_MS = 5_000;
-const MAX_CACHED_TENANTS = 10_000;
+const MAX_CACHED = 10_000;
+
+/** A verdict cache with an expiry per key, cleared whole when it grows past MAX_CACHED keys. */
+class VerdictCache<T> {
+  private readonly entries = new Map<string, { value: T; until: number }>();
+
+  async get(key: string, compute: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const cached = this.entries.get(key);
+    if (cached && cached.until > now) return cached.value;
+    const value = await compute();
+    if (this.entries.size >= MAX_CACHED) this.entries.clear();
+    this.entries.set(key, { value, until: now + QUOTA_CACHE_MS });
+    return value;
+  }
+}
 
 /**
- * Monthly per-tenant quotas on model calls, tokens and money (Tenant.monthlyLlmCallQuota /
- * monthlyTokenQuota / monthlyBudgetMicros, null = unlimited), checked against this month's usage
- * roll-up; the verdict is cached for QUOTA_CACHE_MS. Used by every way a customer message comes
- * in and by the worker before a turn's first model call. The first verdict of a month at 80% of
- * the budget or more gives the budget notice: an audit entry, once a month (budgetWarnedMonth).
+ * Monthly quotas on model calls, tokens and money: the tenant's (Tenant.monthlyLlmCallQuota /
+ * monthlyTokenQuota / monthlyBudgetMicros) and, optionally, one agent's own money budget
+ * (Agent.monthlyBudgetMicros); null = unlimited. Checked against this month's usage roll-up, each
+ * verdict cached for QUOTA_CACHE_MS. Used by every way a customer message comes in and by the
+ * worker before a turn's first model call. The first verdict of a month at 80% of a budget or more
+ * gives that budget's notice: an audit entry, once a month (budgetWarnedMonth on the tenant or agent).
  */
 @Injectable()
 export class TenantQuotas {
-  private readonly verdicts = new Map<string, { state: QuotaState | null; until: number }>();
+  private readonly tenants = new VerdictCache<QuotaState | null>();
+  private readonly agents = new VerdictCache<AgentBudgetState | null>();
 
   constructor(private readonly prisma: PrismaService) {}
 
-  /** The tenant's quota state, null when it has no quota. */
-  async verdict(tenantId: string): Promise<QuotaState | null> {
-    const now = Date.now();
-    const cached = this.verdicts.get(tenantId);
-    if (cached && cached.until > now) return cached.state;
+  /** Whether a turn of the tenant (and of `agentId`, when given) may run this month. */
+  async verdict(tenantId: string, agentId?: string): Promise<QuotaVerdict> {
+    const [tenant, agent] = await Promise.all([
+      this.tenants.get(tenantId, () => this.tenantState(tenantId)),
+      agentId ? this.agents.get(agentId, () => this.agentState(tenantId, agentId)) : null,
+    ]);
+    return combineVerdict(tenant, agent);
+  }
+
+  private async tenantState(tenantId: string): Promise<QuotaState | null> {
     const tenant = await this.prisma.tenant.findUnique({
       where: { id: tenantId },
       select: { monthlyLlmCallQuota: true, monthlyTokenQuota: true, monthlyBudgetMicros: true, budgetWarnedMonth: true },
     });
     const state = !tenant || !hasLimits(tenant) ? null : quotaState(await monthToDateUsage(this.prisma, tenantId), tenant);
-    if (state && (state.budgetWarning || state.exceeded === 'cost')) await this.giveBudgetNotice(tenantId, state, tenant?.budgetWarnedMonth ?? null);
-    if (this.verdicts.size >= MAX_CACHED_TENANTS) this.verdicts.clear();
-    this.verdicts.set(tenantId, { state, until: now + QUOTA_CACHE_MS });
+    if (state && (state.budgetWarning || state.exceeded === 'cost')) {
+      await this.giveBudgetNotice({ tenantId, entityType: 'tenant', entityId: tenantId }, state.cost.used, state.cost.quota!, tenant?.budgetWarnedMonth ?? null);
+    }
+    return state;
+  }
+
+  /** The agent's own budget this month, from the same roll-up (its rows only); null without one. */
+  private async agentState(tenantId: string, agentId: string): Promise<AgentBudgetState | null> {
+    const agent = await this.prisma.agent.findFirst({ where: { id: agentId, tenantId }, select: { monthlyBudgetMicros: true, budgetWarnedMonth: true } });
+    if (!agent || agent.monthlyBudgetMicros === null) return null;
+    const spent = await this.prisma.usageDaily.aggregate({ where: { tenantId, agentId, day: { gte: monthOf(new Date()).from } }, _sum: { costMicros: true } });
+    const state = agentBudgetState(agentId, Number(spent._sum.costMicros ?? 0n), agent.monthlyBudgetMicros);
+    if (state.warning || state.exceeded) await this.giveBudgetNotice({ tenantId, entityType: 'agent', entityId: agentId }, state.used, state.quota, agent.budgetWarnedMonth);
     return state;
   }
 
   /**
-   * The month's budget notice, at most once: the conditional update lets one process of many
-   * win, and only the winner writes the audit entry (a system action in the tenant's log).
+   * The month's budget notice for a tenant or an agent, at most once: the conditional update lets
+   * one process of many win, and only the winner writes the audit entry (a system action in the
+   * tenant's log).
    */
-  private async giveBudgetNotice(tenantId: string, state: QuotaState, warned: Date | null): Promise<void> {
+  private async giveBudgetNotice(
+    who: { tenantId: string; entityType: 'tenant' | 'agent'; entityId: string },
+    usedMicros: number,
+    budgetMicros: number,
+    warned: Date | null,
+  ): Promise<void> {
     const month = monthOf(new Date()).from;
     if (warned && warned.getTime() >= month.getTime()) return;
+    const notYetWarned = { OR: [{ budgetWarnedMonth: null }, { budgetWarnedMonth: { lt: month } }] };
     await this.prisma.$transaction(async (tx) => {
-      const won = await tx.tenant.updateMany({
-        where: { id: tenantId, OR: [{ budgetWarnedMonth: null }, { budgetWarnedMonth: { lt: month } }] },
-        data: { budgetWarnedMonth: month },
-      });
+      const won =
+        who.entityType === 'tenant'
+          ? await tx.tenant.updateMany({ where: { id: who.entityId, ...notYetWarned }, data: { budgetWarnedMonth: month } })
+          : await tx.agent.updateMany({ where: { id: who.entityId, tenantId: who.tenantId, ...notYetWarned }, data: { budgetWarnedMonth: month } });
       if (won.count !== 1) return;
       await tx.auditLog.create({
         data: {
-          tenantId,
+          tenantId: who.tenantId,
           actorType: 'system',
           action: 'budget.warning',
-          entityType: 'tenant',
-          entityId: tenantId,
-          after: { month: month.toISOString().slice(0, 10), usedMicros: state.cost.used, budgetMicros: state.cost.quota },
+          entityType: who.entityType,
+          entityId: who.entityId,
+          after: { month: month.toISOString().slice(0, 10), usedMicros, budgetMicros },
         },
       });
     });

@@ -1,8 +1,10 @@
 import { Box, Typography } from '@mui/material';
 import { lazy, Suspense, useMemo } from 'react';
+import { useRecordContext } from 'react-admin';
 import { useWatch } from 'react-hook-form';
 import { usePublishError } from '../../agents/publish-error';
 import type { FlowForm } from '../flow-form';
+import { useStepCosts } from '../StepCostShare';
 import { flowGraph } from './flow-graph-model';
 
 // The graph library (React Flow and dagre) loads with the first graph shown, not with the console.
@@ -19,12 +21,19 @@ function openFormItem(testId: string): void {
 
 /**
  * The flow as a graph beside its form, redrawn as the form changes: clicking a step opens that
- * step in the form; the last publish error is drawn on the node it is about.
+ * step in the form; the last publish error is drawn on the node it is about, and each step that
+ * cost something shows its share of the agent's cost (the same read as the step editor's).
  */
 export function FlowGraphPanel({ flow }: { flow: number }) {
   const value = useWatch({ name: `draft.flows.${flow}` }) as FlowForm | undefined;
   const { error } = usePublishError();
-  const graph = useMemo(() => (value ? flowGraph(value, flow, error) : null), [value, flow, error]);
+  const agent = useRecordContext<{ id: string }>();
+  const costs = useStepCosts(agent?.id).data;
+  const shares = useMemo(() => {
+    const rows = (costs?.rows ?? []).filter((r) => r.key.part === 'step' && r.key.flowId === value?.id);
+    return new Map(rows.map((r) => [r.key.stepId, r.share]));
+  }, [costs, value?.id]);
+  const graph = useMemo(() => (value ? flowGraph(value, flow, error, shares) : null), [value, flow, error, shares]);
   if (!graph) return null;
   return (
     <Box sx={{ height: { xs: 340, md: 420, xl: 560 }, minWidth: 0, mb: 3 }}>

@@ -9,7 +9,7 @@ type GraphNodeData = GraphNode & Record<string, unknown>;
 
 const BORDER: Record<GraphNode['kind'], string> = { trigger: 'success.main', step: 'primary.main', end: 'grey.500', flow: 'secondary.main' };
 
-/** One node: title and kind, its details, and the publish error in red when the engine refused it. */
+/** One node: title and kind, its details, a step's share of the agent's cost, and the publish error in red when the engine refused it. */
 function FlowNode({ data }: NodeProps<Node<GraphNodeData>>) {
   return (
     <Box
@@ -39,6 +39,11 @@ function FlowNode({ data }: NodeProps<Node<GraphNodeData>>) {
           {d}
         </Typography>
       ))}
+      {data.costShare !== undefined && (
+        <Typography variant="caption" component="div" noWrap color="secondary" data-testid="graph-node-cost">
+          {(data.costShare * 100).toFixed(1)}% of the agent's cost
+        </Typography>
+      )}
       {data.error && (
         <Typography variant="caption" component="div" color="error" data-testid="graph-node-error" sx={{ display: '-webkit-box', WebkitLineClamp: 2, WebkitBoxOrient: 'vertical', overflow: 'hidden' }}>
           {data.error}

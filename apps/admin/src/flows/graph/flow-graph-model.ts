@@ -17,6 +17,8 @@ export interface GraphNode {
   index?: number;
   /** The engine's refusal of the last publish, when its path is inside this node. */
   error?: string;
+  /** Step nodes: the step's share (0..1) of the agent's cost, when it cost anything (docs/cost.md). */
+  costShare?: number;
 }
 
 export interface GraphEdge {
@@ -99,9 +101,10 @@ function errorTarget(path: (string | number)[]): string | null {
 /**
  * Triggers as entry nodes into the first step; steps as nodes; `then`, `else`, `onFail`,
  * branches and chains (`then: { flow }`) as labelled edges; one End node where runs finish
- * (labelled with the flow's onEnd). `error` (a publish refusal) is attached to its node.
+ * (labelled with the flow's onEnd). `error` (a publish refusal) is attached to its node, and
+ * `stepShares` (step id → share of the agent's cost) to the steps that cost something.
  */
-export function flowGraph(flow: FlowForm, flowIndex: number, error?: GraphError | null): FlowGraph {
+export function flowGraph(flow: FlowForm, flowIndex: number, error?: GraphError | null, stepShares?: ReadonlyMap<string, number>): FlowGraph {
   const steps = flow.steps ?? [];
   const stepIds = new Map(steps.map((s, i) => [s.id, i] as [string, number]));
   const chained = new Set<string>();
@@ -119,7 +122,8 @@ export function flowGraph(flow: FlowForm, flowIndex: number, error?: GraphError 
   steps.forEach((s, i) => {
     const id = stepNodeId(i);
     const next = i + 1 < steps.length ? stepNodeId(i + 1) : END_ID;
-    nodes.push({ id, kind: 'step', title: s.id || `step ${i + 1}`, stepKind: s.kind, details: stepDetails(s), index: i });
+    const costShare = s.id ? stepShares?.get(s.id) : undefined;
+    nodes.push({ id, kind: 'step', title: s.id || `step ${i + 1}`, stepKind: s.kind, details: stepDetails(s), index: i, ...(costShare !== undefined && { costShare }) });
     edge(id, resolve(s.then, next, stepIds, chained), s.kind === 'if' ? 'if it holds' : 'then');
     if (s.kind === 'if') edge(id, resolve(s.else, END_ID, stepIds, chained), 'else');
     if (s.kind === 'wait' && s.else) edge(id, resolve(s.else, null, stepIds, chained), 'else');

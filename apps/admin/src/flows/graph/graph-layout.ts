@@ -4,9 +4,9 @@ import type { FlowGraph, GraphNode } from './flow-graph-model';
 export const NODE_WIDTH = 220;
 const LINE_HEIGHT = 18;
 
-/** A node's drawn height: title, kind, and a line per detail (and two for an error). */
+/** A node's drawn height: title, kind, and a line per detail (one for its cost share, two for an error). */
 export function nodeHeight(n: GraphNode): number {
-  return 44 + LINE_HEIGHT * (n.details.length + (n.error ? 2 : 0));
+  return 44 + LINE_HEIGHT * (n.details.length + (n.costShare !== undefined ? 1 : 0) + (n.error ? 2 : 0));
 }
 
 /**

@@ -11,7 +11,7 @@ import { adminTransaction } from '../common/admin-transaction';
 import { recordAudit } from '../common/audit';
 import { isUuid } from '../list-query/filters';
 import { tenantScope } from '../tenant-scope';
-import { agentSelect } from './agent.dto';
+import { agentDto, agentSelect } from './agent.dto';
 import { Answers } from '../../docs/answer.decorator';
 import { agentRecord, type AgentRecord } from './agent.answers';
 
@@ -43,7 +43,7 @@ export class AgentArchiveController {
         const names = channels.map((c) => `"${c.name}"`).join(', ');
         throw new InUseError('agent-in-use', `The agent is used by ${channels.length} channel(s): ${names}. Point them at another agent or delete them, then archive.`, { channels });
       }
-      const after = await tx.agent.update({ where: { id }, data: { archivedAt: new Date() }, select: agentSelect });
+      const after = agentDto(await tx.agent.update({ where: { id }, data: { archivedAt: new Date() }, select: agentSelect }));
       await recordAudit(tx, user, { action: 'agent.archive', entityType: 'agent', entityId: id, tenantId: after.tenantId, before, after });
       return after;
     });
@@ -58,7 +58,7 @@ export class AgentArchiveController {
     return adminTransaction(this.prisma, user, async (tx) => {
       const before = await this.find(user, id, tx);
       if (!before.archivedAt) return before;
-      const after = await tx.agent.update({ where: { id }, data: { archivedAt: null }, select: agentSelect });
+      const after = agentDto(await tx.agent.update({ where: { id }, data: { archivedAt: null }, select: agentSelect }));
       await recordAudit(tx, user, { action: 'agent.unarchive', entityType: 'agent', entityId: id, tenantId: after.tenantId, before, after });
       return after;
     });
@@ -67,6 +67,6 @@ export class AgentArchiveController {
   private async find(user: AdminUser, id: string, db: Prisma.TransactionClient) {
     const row = isUuid(id) ? await db.agent.findFirst({ where: { id, ...tenantScope(user) }, select: agentSelect }) : null;
     if (!row) throw new ResourceNotFoundError('agent', id);
-    return row;
+    return agentDto(row);
   }
 }

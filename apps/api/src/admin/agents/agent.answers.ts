@@ -13,6 +13,7 @@ export const agentRecord = z.object({
   /** The live version; null before the first publish. */
   publishedVersion: z.number().int().nullable(),
   archivedAt: z.date().nullable(),
+  monthlyBudget: z.string().nullable().describe('USD a month as an exact decimal string ("50.000000"); null = only the tenant\'s budget applies (docs/cost.md).'),
   createdAt: z.date(),
   updatedAt: z.date(),
 });

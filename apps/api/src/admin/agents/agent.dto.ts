@@ -1,6 +1,7 @@
 import { agentConfigSchema, type AgentConfig } from '@switchboard/agent-config';
 import type { Prisma } from '@switchboard/db';
 import { z } from 'zod';
+import { budgetAmount, budgetOf } from '../common/budget-amount';
 import { dateBoundFilter, textContainsFilter, uuidFilter } from '../list-query/filters';
 import { FilterValueError, type ListSpec } from '../list-query/list-query';
 
@@ -11,9 +12,15 @@ export const agentSelect = {
   config: true,
   publishedVersion: true,
   archivedAt: true,
+  monthlyBudgetMicros: true,
   createdAt: true,
   updatedAt: true,
 } as const;
+
+/** An agent as the API shows it: its own monthly budget as USD with six decimals (docs/cost.md), null = none. */
+export function agentDto<T extends { monthlyBudgetMicros: bigint | null }>({ monthlyBudgetMicros, ...agent }: T): Omit<T, 'monthlyBudgetMicros'> & { monthlyBudget: string | null } {
+  return { ...agent, monthlyBudget: budgetOf(monthlyBudgetMicros) };
+}
 
 /** What a new agent's draft holds until it is edited: the offline scripted provider, nothing else. */
 export const EMPTY_AGENT_CONFIG: AgentConfig = {
@@ -29,12 +36,14 @@ export const createAgentBody = z.strictObject({
   tenantId: z.string().optional(),
   name,
   config: agentConfigSchema.optional(),
+  /** The agent's own monthly budget in USD, beside the tenant's (docs/cost.md); null = none. */
+  monthlyBudget: budgetAmount,
 });
 export type CreateAgentBody = z.infer<typeof createAgentBody>;
 
 // react-admin's update sends the whole record back (id, publishedVersion, dates): those keys
 // are read-only and dropped, the editable ones are checked.
-export const updateAgentBody = z.object({ name: name.optional(), config: agentConfigSchema.optional() });
+export const updateAgentBody = z.object({ name: name.optional(), config: agentConfigSchema.optional(), monthlyBudget: budgetAmount });
 export type UpdateAgentBody = z.infer<typeof updateAgentBody>;
 
 export const agentsListSpec: ListSpec<Prisma.AgentWhereInput> = {

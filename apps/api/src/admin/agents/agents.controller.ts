@@ -19,6 +19,7 @@ import { parseListQuery } from '../list-query/list-query';
 import { tenantScope } from '../tenant-scope';
 import { assertCredentialOfTenant } from './agent-references';
 import {
+  agentDto,
   agentSelect,
   ARCHIVED_HIDDEN,
   showsArchived,
@@ -58,7 +59,7 @@ export class AgentsController {
     const scoped = { AND: [tenantScope(user), ...where, ...(showsArchived(where) ? [] : [ARCHIVED_HIDDEN])] };
     const [rows, total] = await adminTransaction(this.prisma, user, async (tx) => {
       const [page, count] = await Promise.all([tx.agent.findMany({ where: scoped, orderBy, skip, take, select: agentSelect }), tx.agent.count({ where: scoped })]);
-      return [await withDraftState(tx, page), count] as const;
+      return [(await withDraftState(tx, page)).map(agentDto), count] as const;
     });
     return listReply(reply, 'agents', skip, rows, total);
   }
@@ -68,7 +69,7 @@ export class AgentsController {
   @ApiOperation({ summary: 'One agent with its draft config' })
   @Answers({ status: 200, description: 'The agent with its draft config.', schema: agentWithDraftState })
   async getOne(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<AgentWithDraftState> {
-    return adminTransaction(this.prisma, user, async (tx) => (await withDraftState(tx, [await this.find(user, id, tx)]))[0]);
+    return adminTransaction(this.prisma, user, async (tx) => agentDto((await withDraftState(tx, [await this.find(user, id, tx)]))[0]));
   }
 
   @Post()
@@ -82,9 +83,9 @@ export class AgentsController {
       await assertCredentialOfTenant(tx, tenantId, body.config, ['config']);
       const agent = await tx.agent.create({
         // Every agent has a fallback message: the default in the agent's language until the tenant edits it.
-        data: { tenantId, name: body.name, config: json(withFallbackMessage(body.config ?? EMPTY_AGENT_CONFIG)) },
+        data: { tenantId, name: body.name, config: json(withFallbackMessage(body.config ?? EMPTY_AGENT_CONFIG)), monthlyBudgetMicros: body.monthlyBudget ?? null },
         select: agentSelect,
-      });
+      }).then(agentDto);
       await recordAudit(tx, user, { action: 'agent.create', entityType: 'agent', entityId: agent.id, tenantId, after: agent });
       return agent;
     });
@@ -97,13 +98,19 @@ export class AgentsController {
   @Answers({ status: 200, description: 'The saved agent.', schema: agentWithDraftState })
   async update(@CurrentUser() user: AdminUser, @Param('id') id: string, @Body(new ZodValidationPipe(updateAgentBody)) body: UpdateAgentBody): Promise<AgentWithDraftState> {
     return adminTransaction(this.prisma, user, async (tx) => {
-      const before = await this.find(user, id, tx);
+      const before = agentDto(await this.find(user, id, tx));
       await assertCredentialOfTenant(tx, before.tenantId, body.config, ['config']);
-      const agent = await tx.agent.update({
-        where: { id },
-        data: { ...(body.name !== undefined && { name: body.name }), ...(body.config !== undefined && { config: json(withFallbackMessage(body.config)) }) },
-        select: agentSelect,
-      });
+      const agent = agentDto(
+        await tx.agent.update({
+          where: { id },
+          data: {
+            ...(body.name !== undefined && { name: body.name }),
+            ...(body.config !== undefined && { config: json(withFallbackMessage(body.config)) }),
+            ...(body.monthlyBudget !== undefined && { monthlyBudgetMicros: body.monthlyBudget }),
+          },
+          select: agentSelect,
+        }),
+      );
       await recordAudit(tx, user, { action: 'agent.update', entityType: 'agent', entityId: id, tenantId: agent.tenantId, before, after: agent });
       // The editor shows the saved record: with whether it now differs from the live version.
       return (await withDraftState(tx, [agent]))[0];
@@ -117,7 +124,7 @@ export class AgentsController {
   @Answers({ status: 200, description: 'The deleted agent.', schema: agentRecord })
   async remove(@CurrentUser() user: AdminUser, @Param('id') id: string): Promise<AgentRecord> {
     return adminTransaction(this.prisma, user, async (tx) => {
-      const before = await this.find(user, id, tx);
+      const before = agentDto(await this.find(user, id, tx));
       const [channels, sessions] = await Promise.all([tx.channel.count({ where: { agentId: id } }), tx.session.count({ where: { agentId: id } })]);
       if (channels + sessions > 0) {
         throw new InUseError('agent-in-use', `The agent is used by ${channels} channel(s) and ${sessions} session(s); move or delete them first.`, { channels, sessions });

@@ -128,7 +128,7 @@ export class ConversationTests {
     let recording = source.recording;
     if (!recording) {
       // Recording calls the real model: refused over the monthly quota, like a playground turn.
-      await refuseOverQuota(this.quotas, source.agent.tenantId);
+      await refuseOverQuota(this.quotas, source.agent.tenantId, source.agent.id);
       // A transcript stores replies, not the model calls behind them: the customer's messages run
       // once, live, on the version the session ran, and that run's model replies are the recording.
       const target: AgentRunTarget = source.version === null ? { kind: 'draft' } : { kind: 'version', version: source.version };
@@ -200,7 +200,7 @@ export class ConversationTests {
       return { agent, target, tests };
     });
     // Live tests call the real model: refused over the monthly quota (replayed ones are free).
-    if (tests.some((t) => t.mode === 'live')) await refuseOverQuota(this.quotas, agent.tenantId);
+    if (tests.some((t) => t.mode === 'live')) await refuseOverQuota(this.quotas, agent.tenantId, agent.id);
     const results = await this.runAll(tests, target, targetLabel(body.target));
     await this.remember(results);
     return { passed: results.every((r) => r.passed), results };

@@ -58,7 +58,7 @@ export class PublishGate {
     // A live test calls the real model: over the monthly quota the publish is refused before
     // anything runs, as a live run from the Tests tab is (replayed tests are free and still run).
     const live = rows.find((t) => t.mode === 'live');
-    if (live) await refuseOverQuota(this.quotas, live.tenantId);
+    if (live) await refuseOverQuota(this.quotas, live.tenantId, live.agentId);
     const results = await this.tests.runAll(rows, { kind: 'draft' }, 'draft');
     await this.tests.remember(results);
     const failed = results.filter((r) => !r.passed).length;

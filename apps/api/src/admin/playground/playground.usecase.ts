@@ -87,7 +87,7 @@ export class PlaygroundTurns {
     if (previous.length >= PLAYGROUND_MAX_TURNS) throw new PlaygroundTooLongError();
     // A playground turn calls the real model: a tenant over its monthly quota is refused here as
     // at every other door (429 quota-exceeded), so the playground is no way around the quota.
-    await refuseOverQuota(this.quotas, prepared.agent.tenantId);
+    await refuseOverQuota(this.quotas, prepared.agent.tenantId, prepared.agent.id);
     const playgroundId = prepared.row?.id ?? randomUUID();
     const answer = await this.runs.run({
       purpose: 'playground',

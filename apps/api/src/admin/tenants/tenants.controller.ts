@@ -1,6 +1,6 @@
 import { ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
 import { Body, Controller, Delete, Get, Param, Post, Put, Query, Res, UseGuards } from '@nestjs/common';
-import { amountOf, microsOf, PrismaService, type Prisma } from '@switchboard/db';
+import { PrismaService, type Prisma } from '@switchboard/db';
 import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
@@ -10,6 +10,7 @@ import type { AdminUser } from '../auth/admin-user';
 import { CurrentUser } from '../auth/current-user.decorator';
 import { Roles } from '../auth/roles.decorator';
 import { recordAudit } from '../common/audit';
+import { budgetAmount, budgetOf } from '../common/budget-amount';
 import { listReply } from '../common/list-reply';
 import { isUniqueViolation } from '../common/prisma-errors';
 import { enumFilter, isUuid, textContainsFilter, textEqualsFilter, uuidFilter } from '../list-query/filters';
@@ -56,7 +57,7 @@ const toDto = ({ monthlyBudgetMicros, ...t }: TenantRow): TenantRecord => ({
   monthlyLlmCallQuota: t.monthlyLlmCallQuota === null ? null : Number(t.monthlyLlmCallQuota),
   monthlyTokenQuota: t.monthlyTokenQuota === null ? null : Number(t.monthlyTokenQuota),
   /** USD a month as an exact decimal string ("250.000000"); null = no budget (docs/cost.md). */
-  monthlyBudget: monthlyBudgetMicros === null ? null : amountOf(monthlyBudgetMicros),
+  monthlyBudget: budgetOf(monthlyBudgetMicros),
 });
 const toDb = (q: number | null | undefined) => (q === undefined ? undefined : q === null ? null : BigInt(q));
 
@@ -74,24 +75,11 @@ const slug = z.string().regex(/^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/, 'a slug 
 const quota = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullable().optional();
 /** Share of the workers when several tenants have messages waiting (docs/fairness.md). */
 const queueWeight = z.number().int().min(1).max(100).optional();
-/** A monthly budget in USD: "250" or 250.5, at most 6 decimals, kept as exact micros; null = none. */
-const budget = z
-  .union([z.string(), z.number().nonnegative().finite()])
-  .transform((v, ctx) => {
-    try {
-      return microsOf(typeof v === 'number' ? v.toFixed(6) : v);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'a budget in USD, e.g. "250.00", with at most 6 decimals' });
-      return z.NEVER;
-    }
-  })
-  .nullable()
-  .optional();
 /** `suspended`: its channels, widget visitors and console users are refused, its queued turns not run (docs/security.md). */
 const status = z.enum(['active', 'suspended']).optional();
-const createBody = z.strictObject({ name, slug, status, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, monthlyBudget: budget, queueWeight });
+const createBody = z.strictObject({ name, slug, status, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, monthlyBudget: budgetAmount, queueWeight });
 // react-admin sends the record back: read-only keys dropped.
-const updateBody = z.object({ name: name.optional(), slug: slug.optional(), status, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, monthlyBudget: budget, queueWeight });
+const updateBody = z.object({ name: name.optional(), slug: slug.optional(), status, monthlyLlmCallQuota: quota, monthlyTokenQuota: quota, monthlyBudget: budgetAmount, queueWeight });
 type TenantBody = { name?: string; slug?: string; status?: 'active' | 'suspended'; monthlyLlmCallQuota?: number | null; monthlyTokenQuota?: number | null; monthlyBudget?: bigint | null; queueWeight?: number };
 const tenantData = (b: TenantBody) => ({
   name: b.name,

@@ -4,7 +4,17 @@ import { z } from 'zod';
 import { ZodValidationPipe } from '../../common/validation/zod-validation.pipe';
 import { ResourceNotFoundError } from '../admin-errors';
 import { targetTenant } from '../common/tenant-target';
-import { addBuckets, monthToDateUsage, PrismaService, quotaState, readConsoleUsage, type Prisma, type QuotaState } from '@switchboard/db';
+import {
+  addBuckets,
+  monthToDateAgentBudgets,
+  monthToDateUsage,
+  PrismaService,
+  quotaState,
+  readConsoleUsage,
+  type NamedAgentBudget,
+  type Prisma,
+  type QuotaState,
+} from '@switchboard/db';
 import { adminTransaction } from '../common/admin-transaction';
 import type { FastifyReply } from 'fastify';
 import { AdminAuthGuard } from '../auth/admin-auth.guard';
@@ -141,6 +151,10 @@ const quotaAnswer = z.object({
   exceeded: z.enum(['llmCalls', 'tokens', 'cost']).nullable(),
   /** The money budget is at 80% or more (and not yet spent). */
   budgetWarning: z.boolean(),
+  /** The agents with a monthly budget of their own: micros spent against it this month. */
+  agents: z.array(
+    z.object({ agentId: z.uuid(), name: z.string(), used: z.number(), quota: z.number(), warning: z.boolean(), exceeded: z.boolean() }),
+  ),
 });
 
 /**
@@ -251,7 +265,10 @@ export class UsageController {
 
   @Get('quota')
   @Roles(...READERS)
-  @ApiOperation({ summary: "This month's model calls and tokens (customer turns and console runs) against the tenant's quotas, `console` the console's share (platform admins: ?tenantId=)" })
+  @ApiOperation({
+    summary:
+      "This month's model calls, tokens and cost (customer turns and console runs) against the tenant's quotas, `console` the console's share, `agents` the agents with a budget of their own (platform admins: ?tenantId=)",
+  })
   @Answers({ status: 200, description: 'Usage so far this month against the quotas.', schema: quotaAnswer })
   async quota(
     @CurrentUser() user: AdminUser,
@@ -260,6 +277,7 @@ export class UsageController {
     const tenantId = targetTenant(user, query.tenantId);
     const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { monthlyLlmCallQuota: true, monthlyTokenQuota: true, monthlyBudgetMicros: true } });
     if (!tenant) throw new ResourceNotFoundError('tenant', tenantId);
-    return quotaState(await monthToDateUsage(this.prisma, tenantId), tenant);
+    const [usage, agents] = await Promise.all([monthToDateUsage(this.prisma, tenantId), monthToDateAgentBudgets(this.prisma, tenantId)]);
+    return { ...quotaState(usage, tenant), agents };
   }
 }

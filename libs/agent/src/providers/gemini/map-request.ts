@@ -25,6 +25,8 @@ export interface GeminiRequestOptions {
  */
 export function toGeminiRequest(req: ModelRequest, options: GeminiRequestOptions): GeminiRequest {
   const withTools = req.tools.length > 0;
+  // Gemini's implicit cache reuses the request's prefix: system instruction, tools and schema
+  // (the stable part) come first, the history next, and this turn's `context` last of all.
   const system = req.schema && withTools ? joinSections(req.system, schemaInstruction(req.schema, true)) : req.system;
   const config: GenerateContentConfig = {};
   if (system.trim()) config.systemInstruction = system;
@@ -43,7 +45,21 @@ export function toGeminiRequest(req: ModelRequest, options: GeminiRequestOptions
     config.responseMimeType = 'application/json';
     config.responseJsonSchema = req.schema.schema;
   }
-  return { model: options.model, contents: toContents(req.history, options), config };
+  return { model: options.model, contents: withContext(toContents(req.history, options), req.context), config };
+}
+
+/**
+ * The turn's context after the history. Gemini has no system turn mid-conversation: it is a text
+ * part of the last user turn (the customer's message or the tool results), or a user turn of its
+ * own after the model's.
+ */
+function withContext(contents: Content[], context: string | undefined): Content[] {
+  if (!context?.trim()) return contents;
+  const part: Part = { text: context };
+  const last = contents[contents.length - 1];
+  if (last?.role === 'user') last.parts = [...(last.parts ?? []), part];
+  else contents.push({ role: 'user', parts: [part] });
+  return contents;
 }
 
 function toContents(history: HistoryItem[], options: GeminiRequestOptions): Content[] {

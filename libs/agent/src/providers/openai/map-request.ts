@@ -15,16 +15,33 @@ export interface OpenAIRequestOptions {
   responseFormat: ResponseFormatMode;
   /** OpenAI's strict structured outputs; needs every property required and no extras. */
   strictSchema: boolean;
+  /**
+   * Where the turn's `context` goes: `last` as a system message after the history (OpenAI, whose
+   * prompt cache then covers tools, schema, system prompt and the conversation so far); `system`
+   * at the end of the leading system prompt, for compatible servers whose chat templates refuse a
+   * system message anywhere but first.
+   */
+  contextAt: 'last' | 'system';
 }
 
+/**
+ * The body in the order OpenAI caches a prompt's prefix: tools and the reply schema (rendered
+ * before the messages), the stable system prompt, the history, and only then what this turn adds.
+ */
 export function toChatCompletionBody(req: ModelRequest, options: OpenAIRequestOptions): ChatCompletionCreateParamsBase {
   const jsonObjectMode = req.schema !== undefined && options.responseFormat === 'json_object';
+  const context = req.context?.trim() ? req.context : undefined;
   // json_object mode enforces JSON but not the shape: the shape is asked for in words.
-  const system = jsonObjectMode && req.schema ? joinSections(req.system, schemaInstruction(req.schema, req.tools.length > 0)) : req.system;
+  const system = joinSections(
+    req.system,
+    jsonObjectMode && req.schema ? schemaInstruction(req.schema, req.tools.length > 0) : '',
+    options.contextAt === 'system' ? (context ?? '') : '',
+  );
+  const trailing = options.contextAt === 'last' && context ? [{ role: 'system' as const, content: context }] : [];
 
   const body: ChatCompletionCreateParamsBase = {
     model: options.model,
-    messages: [...(system.trim() ? [{ role: 'system' as const, content: system }] : []), ...req.history.map(toMessage)],
+    messages: [...(system.trim() ? [{ role: 'system' as const, content: system }] : []), ...req.history.map(toMessage), ...trailing],
   };
   if (req.tools.length > 0) {
     body.tools = req.tools.map(toTool);

@@ -46,6 +46,7 @@ export class OpenAIProvider implements AiProvider {
   private readonly policy: RetryPolicy;
   private readonly responseFormat: ResponseFormatMode;
   private readonly strictSchema: boolean;
+  private readonly contextAt: 'last' | 'system';
   /** Cut out of every error message this provider lets out (scrub-secrets.ts). */
   private readonly secrets: string[];
 
@@ -66,6 +67,8 @@ export class OpenAIProvider implements AiProvider {
     this.policy = resolveRetryPolicy(options.maxRetries, options.retry);
     this.responseFormat = options.responseFormat ?? 'json_schema';
     this.strictSchema = options.strictSchema ?? false;
+    // OpenAI itself takes a system message after the history; a compatible server's template may not.
+    this.contextAt = options.baseURL ? 'system' : 'last';
     this.secrets = [options.apiKey];
     this.client = new (openaiSdk().OpenAI)({
       apiKey: options.apiKey,
@@ -105,7 +108,7 @@ export class OpenAIProvider implements AiProvider {
   }
 
   private body(req: ModelRequest) {
-    return toChatCompletionBody(req, { model: this.model, responseFormat: this.responseFormat, strictSchema: this.strictSchema });
+    return toChatCompletionBody(req, { model: this.model, responseFormat: this.responseFormat, strictSchema: this.strictSchema, contextAt: this.contextAt });
   }
 
   private roundOptions(req: ModelRequest): RoundOptions {
