@@ -294,4 +294,33 @@ describe('the console at 390, 768 and 1280 px', () => {
       await context.close();
     }
   });
+  it("lets a tablet (768 px) edit a flow: the graph fits its pane, a node opens its step in the form", async () => {
+    const { context, page } = await loggedIn(seeded.ownerEmail, 768);
+    try {
+      await page.goto(`${api.baseUrl}/admin/#/agents/${seeded.fx.agent.id}`);
+      await page.getByRole('tab', { name: 'Flows' }).click();
+      const graph = page.getByTestId('flow-0-graph');
+      const node = graph.getByTestId('graph-node-step-2');
+      await node.waitFor();
+      await eventually(async () => ((await node.boundingBox())?.width ?? 0) > 100, 10_000);
+      const pane = (await graph.boundingBox())!;
+      expect(pane.x).toBeGreaterThanOrEqual(0);
+      expect(pane.x + pane.width).toBeLessThanOrEqual(768);
+      for (const id of ['trigger-0', 'step-0', 'step-1', 'step-2']) {
+        const box = (await graph.getByTestId(`graph-node-${id}`).boundingBox())!;
+        expect(box.x).toBeGreaterThanOrEqual(pane.x);
+        expect(box.x + box.width).toBeLessThanOrEqual(pane.x + pane.width);
+      }
+      await node.click();
+      // A string, as the test compiles without the DOM types.
+      await page.waitForFunction(`document.activeElement?.closest('[data-testid="flow-0-step-2"]') != null`);
+      const step = (await page.getByTestId('flow-0-step-2').boundingBox())!;
+      expect(step.x + step.width).toBeLessThanOrEqual(768);
+      expect(await measure(page, 'flow editor at 768 px')).toBeUndefined();
+      await graph.scrollIntoViewIfNeeded();
+      await page.screenshot({ path: join(SCREENSHOTS, 'tablet-flow-editor.png') });
+    } finally {
+      await context.close();
+    }
+  });
 });
