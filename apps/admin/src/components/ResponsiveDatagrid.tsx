@@ -1,4 +1,4 @@
-import { Box, useMediaQuery, type Theme } from '@mui/material';
+import { useMediaQuery, type Theme } from '@mui/material';
 import { Datagrid, type DatagridProps } from 'react-admin';
 import { RecordCards } from './RecordCards';
 
@@ -16,9 +16,6 @@ export function ResponsiveDatagrid({ sx, ...props }: DatagridProps) {
       </RecordCards>
     );
   }
-  return (
-    <Box sx={{ maxWidth: '100%', overflowX: 'auto' }}>
-      <Datagrid sx={sx} {...props} />
-    </Box>
-  );
+  // The table's own wrapper scrolls: no element is added around the Datagrid.
+  return <Datagrid sx={[{ '& .RaDatagrid-tableWrapper': { overflowX: 'auto' } }, ...(sx === undefined ? [] : Array.isArray(sx) ? sx : [sx])]} {...props} />;
 }
