@@ -189,6 +189,9 @@ describe('platform admin', () => {
       await page.getByRole('columnheader', { name: 'Tenant' }).waitFor();
       // The shared test database holds many tenants' agents: find this one by name, not by page.
       await page.getByPlaceholder('Name').fill(agentName);
+      // The search reaches the address after a debounce, and that navigation would undo a row
+      // click made before it (seen when the agent is already on the first page, a fresh database).
+      await page.waitForURL((url) => decodeURIComponent(url.hash).includes(agentName));
       const agentRow = page.getByRole('row').filter({ hasText: agentName });
       await agentRow.getByText(t.tenant.name).waitFor();
 

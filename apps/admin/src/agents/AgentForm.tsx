@@ -93,7 +93,7 @@ function TabbedInputs({ tab, setTab, newTest, onTestSaved }: { tab: number; setT
 
   return (
     <>
-      <Tabs value={tab} onChange={(_, t: number) => setTab(t)} sx={{ borderBottom: 1, borderColor: 'divider', width: '100%' }}>
+      <Tabs value={tab} onChange={(_, t: number) => setTab(t)} variant="scrollable" scrollButtons="auto" allowScrollButtonsMobile sx={{ borderBottom: 1, borderColor: 'divider', width: '100%' }}>
         {TABS.map((t, i) => (
           <Tab
             key={t}

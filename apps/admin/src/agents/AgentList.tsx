@@ -1,4 +1,5 @@
-import { BooleanInput, CreateButton, Datagrid, DateField, FunctionField, List, SearchInput, TextField, TopToolbar, usePermissions, type RaRecord } from 'react-admin';
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
+import { BooleanInput, CreateButton, DateField, FunctionField, List, SearchInput, TextField, TopToolbar, usePermissions, type RaRecord } from 'react-admin';
 import { canWrite } from '../api/roles';
 import type { AgentRecord } from './agent-config';
 import { PublishedChip } from './AgentEdit';
@@ -18,7 +19,7 @@ export function AgentList() {
   return (
     <List actions={<Actions />} filters={[<SearchInput key="q" source="q" placeholder="Name" alwaysOn />, <BooleanInput key="archived" source="archived" label="Archived agents" />]} sort={{ field: 'name', order: 'ASC' }}
       empty={false}>
-      <Datagrid rowClick={canWrite(permissions) ? 'edit' : 'show'} bulkActionButtons={false}>
+      <ResponsiveDatagrid rowClick={canWrite(permissions) ? 'edit' : 'show'} bulkActionButtons={false}>
         {tenantColumn(allTenants)}
         <TextField source="name" />
         <PublishedChip label="Published" />
@@ -27,7 +28,7 @@ export function AgentList() {
         <FunctionField label="Flows" render={countOf('flows')} />
         <FunctionField label="Tools" render={countOf('tools')} />
         <DateField source="updatedAt" label="Updated" showTime />
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

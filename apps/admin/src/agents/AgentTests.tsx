@@ -1,4 +1,4 @@
-import { Alert, Button, Chip, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Alert, Button, Chip, MenuItem, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { useNotify } from 'react-admin';
@@ -70,7 +70,7 @@ export function AgentTests({ agentId, highlight }: { agentId: string; highlight?
   }
   return (
     <Stack spacing={2} sx={{ width: '100%' }}>
-      <Stack direction="row" spacing={2} alignItems="center">
+      <Stack direction="row" spacing={2} alignItems="center" useFlexGap flexWrap="wrap">
         <Button variant="outlined" onClick={() => run()} disabled={busy !== null}>
           Run all on the draft
         </Button>
@@ -78,76 +78,78 @@ export function AgentTests({ agentId, highlight }: { agentId: string; highlight?
           Replay tests play back the model replies recorded when they were saved: deterministic, free and offline.
         </Typography>
       </Stack>
-      <Table size="small" data-testid="agent-tests">
-        <TableHead>
-          <TableRow>
-            <TableCell>Test</TableCell>
-            <TableCell>From</TableCell>
-            <TableCell>Mode</TableCell>
-            <TableCell>Last run</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {tests.data.map((t) => (
-            <TableRow
-              key={t.id}
-              ref={t.id === highlight ? highlighted : undefined}
-              selected={t.id === highlight}
-              data-testid={`test-row-${t.name}`}
-              data-new={t.id === highlight ? 'true' : undefined}
-              sx={{ verticalAlign: 'top' }}
-            >
-              <TableCell>
-                <Typography variant="subtitle2">
-                  {t.name} {t.id === highlight && <Chip size="small" color="primary" label="just saved" />}
-                </Typography>
-                <Typography variant="caption" color="text.secondary">
-                  {counted(t.turns.length, 'message')} · {counted(t.turns.reduce((n, x) => n + x.expect.length, 0), 'expectation')}
-                </Typography>
-              </TableCell>
-              <TableCell>
-                {t.source} {t.recordedVersion ? `(v${t.recordedVersion})` : '(draft)'}
-              </TableCell>
-              <TableCell>
-                <TextField
-                  select
-                  size="small"
-                  value={t.mode}
-                  onChange={(e) => void setMode(t, e.target.value as ConversationTest['mode'])}
-                  disabled={busy !== null}
-                  inputProps={{ 'aria-label': `Mode of ${t.name}` }}
-                >
-                  <MenuItem value="replay">replay</MenuItem>
-                  <MenuItem value="live">live</MenuItem>
-                </TextField>
-              </TableCell>
-              <TableCell sx={{ minWidth: 360 }}>
-                {t.lastRun ? (
-                  <Stack spacing={1}>
-                    <Chip size="small" color={t.lastRun.passed ? 'success' : 'error'} label={`${t.lastRun.passed ? 'passed' : 'failed'} on ${t.lastRun.target}`} sx={{ alignSelf: 'flex-start' }} />
-                    <TestResultView result={t.lastRun} lastPassing={t.lastPassingReplies} />
-                  </Stack>
-                ) : (
-                  <Typography variant="body2" color="text.secondary">
-                    not run yet
-                  </Typography>
-                )}
-              </TableCell>
-              <TableCell>
-                <Stack direction="row" spacing={1}>
-                  <Button size="small" onClick={() => run(t.id)} disabled={busy !== null}>
-                    Run
-                  </Button>
-                  <Button size="small" color="error" onClick={() => remove(t)} disabled={busy !== null}>
-                    Delete
-                  </Button>
-                </Stack>
-              </TableCell>
+      <TableContainer>
+        <Table size="small" data-testid="agent-tests">
+          <TableHead>
+            <TableRow>
+              <TableCell>Test</TableCell>
+              <TableCell>From</TableCell>
+              <TableCell>Mode</TableCell>
+              <TableCell>Last run</TableCell>
+              <TableCell />
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {tests.data.map((t) => (
+              <TableRow
+                key={t.id}
+                ref={t.id === highlight ? highlighted : undefined}
+                selected={t.id === highlight}
+                data-testid={`test-row-${t.name}`}
+                data-new={t.id === highlight ? 'true' : undefined}
+                sx={{ verticalAlign: 'top' }}
+              >
+                <TableCell>
+                  <Typography variant="subtitle2">
+                    {t.name} {t.id === highlight && <Chip size="small" color="primary" label="just saved" />}
+                  </Typography>
+                  <Typography variant="caption" color="text.secondary">
+                    {counted(t.turns.length, 'message')} · {counted(t.turns.reduce((n, x) => n + x.expect.length, 0), 'expectation')}
+                  </Typography>
+                </TableCell>
+                <TableCell>
+                  {t.source} {t.recordedVersion ? `(v${t.recordedVersion})` : '(draft)'}
+                </TableCell>
+                <TableCell>
+                  <TextField
+                    select
+                    size="small"
+                    value={t.mode}
+                    onChange={(e) => void setMode(t, e.target.value as ConversationTest['mode'])}
+                    disabled={busy !== null}
+                    inputProps={{ 'aria-label': `Mode of ${t.name}` }}
+                  >
+                    <MenuItem value="replay">replay</MenuItem>
+                    <MenuItem value="live">live</MenuItem>
+                  </TextField>
+                </TableCell>
+                <TableCell sx={{ minWidth: 'min(360px, 100%)' }}>
+                  {t.lastRun ? (
+                    <Stack spacing={1}>
+                      <Chip size="small" color={t.lastRun.passed ? 'success' : 'error'} label={`${t.lastRun.passed ? 'passed' : 'failed'} on ${t.lastRun.target}`} sx={{ alignSelf: 'flex-start' }} />
+                      <TestResultView result={t.lastRun} lastPassing={t.lastPassingReplies} />
+                    </Stack>
+                  ) : (
+                    <Typography variant="body2" color="text.secondary">
+                      not run yet
+                    </Typography>
+                  )}
+                </TableCell>
+                <TableCell>
+                  <Stack direction="row" spacing={1}>
+                    <Button size="small" onClick={() => run(t.id)} disabled={busy !== null}>
+                      Run
+                    </Button>
+                    <Button size="small" color="error" onClick={() => remove(t)} disabled={busy !== null}>
+                      Delete
+                    </Button>
+                  </Stack>
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
     </Stack>
   );
 }

@@ -1,4 +1,4 @@
-import { Alert, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { adminFetch } from '../api/api-fetch';
 
@@ -20,23 +20,25 @@ export function ConfigDiff({ agentId, from, to }: { agentId: string; from: strin
   if (error) return <Alert severity="error">Could not compare: {error.message}</Alert>;
   if (!data.changes.length) return <Typography data-testid="diff">No differences.</Typography>;
   return (
-    <Table size="small" data-testid="diff">
-      <TableHead>
-        <TableRow>
-          <TableCell>Where</TableCell>
-          <TableCell>Before</TableCell>
-          <TableCell>After</TableCell>
-        </TableRow>
-      </TableHead>
-      <TableBody>
-        {data.changes.map((c) => (
-          <TableRow key={c.path}>
-            <TableCell sx={{ fontFamily: 'monospace' }}>{c.path}</TableCell>
-            <TableCell sx={{ color: 'error.main', whiteSpace: 'pre-wrap' }}>{show(c.before)}</TableCell>
-            <TableCell sx={{ color: 'success.main', whiteSpace: 'pre-wrap' }}>{show(c.after)}</TableCell>
+    <TableContainer>
+      <Table size="small" data-testid="diff">
+        <TableHead>
+          <TableRow>
+            <TableCell>Where</TableCell>
+            <TableCell>Before</TableCell>
+            <TableCell>After</TableCell>
           </TableRow>
-        ))}
-      </TableBody>
-    </Table>
+        </TableHead>
+        <TableBody>
+          {data.changes.map((c) => (
+            <TableRow key={c.path}>
+              <TableCell sx={{ fontFamily: 'monospace' }}>{c.path}</TableCell>
+              <TableCell sx={{ color: 'error.main', whiteSpace: 'pre-wrap' }}>{show(c.before)}</TableCell>
+              <TableCell sx={{ color: 'success.main', whiteSpace: 'pre-wrap' }}>{show(c.after)}</TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
   );
 }

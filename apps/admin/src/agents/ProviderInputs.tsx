@@ -39,7 +39,7 @@ export function ProviderInputs() {
     <Stack sx={{ width: '100%' }}>
       <PublishErrorAt prefix={['provider']} />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
-        <SelectInput source="draft.provider.kind" label="Provider" choices={KINDS} validate={required()} sx={{ minWidth: 260 }} onChange={switched} />
+        <SelectInput source="draft.provider.kind" label="Provider" choices={KINDS} validate={required()} sx={{ minWidth: 'min(260px, 100%)' }} onChange={switched} />
         <TextInput
           source="draft.provider.model"
           label="Model"
@@ -63,7 +63,7 @@ export function ProviderInputs() {
             emptyText="The platform's key"
             emptyValue=""
             helperText="A stored key of this tenant for this provider"
-            sx={{ minWidth: 320 }}
+            sx={{ minWidth: 'min(320px, 100%)' }}
           />
         </ReferenceInput>
       )}

@@ -1,4 +1,4 @@
-import { Alert, Box, Button, MenuItem, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Alert, Box, Button, MenuItem, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { useGetMany, useNotify, usePermissions, useRefresh } from 'react-admin';
@@ -98,58 +98,60 @@ export function VersionHistory({ agentId }: { agentId: string }) {
   const refs = [...rows.map((v) => ({ id: String(v.version), name: `Version ${v.version}` })), { id: 'draft', name: 'Current draft' }];
   return (
     <Stack spacing={2} sx={{ width: '100%' }}>
-      <Table size="small" data-testid="versions">
-        <TableHead>
-          <TableRow>
-            <TableCell>Version</TableCell>
-            <TableCell>Published by</TableCell>
-            <TableCell>Published at</TableCell>
-            <TableCell>Note</TableCell>
-            <TableCell>Tests</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {rows.map((v, i) => (
-            <TableRow key={v.id} data-testid={`version-${v.version}`}>
-              <TableCell>
-                {v.version}
-                {i === 0 ? ' (live)' : ''}
-              </TableCell>
-              <TableCell>{who(v.publishedById)}</TableCell>
-              <TableCell>{new Date(v.publishedAt).toLocaleString()}</TableCell>
-              <TableCell>
-                {v.note ?? ''}
-                {v.restoredFrom ? (
-                  <Typography variant="caption" color="text.secondary" display="block">
-                    restored from version {v.restoredFrom}
-                  </Typography>
-                ) : null}
-              </TableCell>
-              <TableCell>
-                <TestsCell v={v} />
-              </TableCell>
-              <TableCell>
-                {i > 0 && canWrite(permissions) && (
-                  <Button size="small" onClick={() => restore.open(v.version)}>
-                    Restore
-                  </Button>
-                )}
-              </TableCell>
+      <TableContainer>
+        <Table size="small" data-testid="versions">
+          <TableHead>
+            <TableRow>
+              <TableCell>Version</TableCell>
+              <TableCell>Published by</TableCell>
+              <TableCell>Published at</TableCell>
+              <TableCell>Note</TableCell>
+              <TableCell>Tests</TableCell>
+              <TableCell />
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {rows.map((v, i) => (
+              <TableRow key={v.id} data-testid={`version-${v.version}`}>
+                <TableCell>
+                  {v.version}
+                  {i === 0 ? ' (live)' : ''}
+                </TableCell>
+                <TableCell>{who(v.publishedById)}</TableCell>
+                <TableCell>{new Date(v.publishedAt).toLocaleString()}</TableCell>
+                <TableCell>
+                  {v.note ?? ''}
+                  {v.restoredFrom ? (
+                    <Typography variant="caption" color="text.secondary" display="block">
+                      restored from version {v.restoredFrom}
+                    </Typography>
+                  ) : null}
+                </TableCell>
+                <TableCell>
+                  <TestsCell v={v} />
+                </TableCell>
+                <TableCell>
+                  {i > 0 && canWrite(permissions) && (
+                    <Button size="small" onClick={() => restore.open(v.version)}>
+                      Restore
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
       <Typography variant="subtitle1">Compare</Typography>
-      <Box sx={{ display: 'flex', gap: 2, alignItems: 'center' }}>
-        <TextField select size="small" label="From" value={from || String(rows[rows.length - 1].version)} onChange={(e) => setFrom(e.target.value)} sx={{ minWidth: 160 }}>
+      <Box sx={{ display: 'flex', gap: 2, alignItems: 'center', flexWrap: 'wrap' }}>
+        <TextField select size="small" label="From" value={from || String(rows[rows.length - 1].version)} onChange={(e) => setFrom(e.target.value)} sx={{ minWidth: 'min(160px, 100%)' }}>
           {refs.map((r) => (
             <MenuItem key={r.id} value={r.id}>
               {r.name}
             </MenuItem>
           ))}
         </TextField>
-        <TextField select size="small" label="To" value={to} onChange={(e) => setTo(e.target.value)} sx={{ minWidth: 160 }}>
+        <TextField select size="small" label="To" value={to} onChange={(e) => setTo(e.target.value)} sx={{ minWidth: 'min(160px, 100%)' }}>
           {refs.map((r) => (
             <MenuItem key={r.id} value={r.id}>
               {r.name}

@@ -1,5 +1,6 @@
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
 import { Stack, Typography } from '@mui/material';
-import { Datagrid, DateField, List, SelectInput, TextField, TextInput, useRecordContext } from 'react-admin';
+import { DateField, List, SelectInput, TextField, TextInput, useRecordContext } from 'react-admin';
 import { JsonBlock } from '../components/JsonBlock';
 import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 
@@ -37,14 +38,14 @@ export function AuditList() {
   const allTenants = useAllTenants();
   return (
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
-      <Datagrid rowClick="expand" expand={<BeforeAfter />} bulkActionButtons={false}>
+      <ResponsiveDatagrid rowClick="expand" expand={<BeforeAfter />} bulkActionButtons={false}>
         {tenantColumn(allTenants)}
         <DateField source="createdAt" label="When" showTime />
         <TextField source="actor.email" label="Who" emptyText="system" />
         <TextField source="action" />
         <TextField source="entityType" label="Entity" />
         <TextField source="entityId" label="Entity id" />
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

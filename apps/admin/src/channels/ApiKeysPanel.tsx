@@ -1,5 +1,5 @@
 import AddIcon from '@mui/icons-material/Add';
-import { Alert, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Table, TableBody, TableCell, TableHead, TableRow, TextField, Typography } from '@mui/material';
+import { Alert, Button, Chip, Dialog, DialogActions, DialogContent, DialogTitle, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, TextField, Typography } from '@mui/material';
 import { useState } from 'react';
 import { useDataProvider, useGetList, useNotify, usePermissions } from 'react-admin';
 import { messageOf } from '../api/api-fetch';
@@ -57,7 +57,7 @@ export function ApiKeysPanel({ channelId }: { channelId: string }) {
 
   return (
     <Stack spacing={1} sx={{ width: '100%' }} data-testid="api-keys">
-      <Stack direction="row" alignItems="center" spacing={2}>
+      <Stack direction="row" alignItems="center" spacing={2} useFlexGap flexWrap="wrap">
         <Typography variant="h6" sx={{ flex: 1 }}>
           API keys
         </Typography>
@@ -71,36 +71,38 @@ export function ApiKeysPanel({ channelId }: { channelId: string }) {
       {error && <Alert severity="error">Could not load the keys: {error.message}</Alert>}
       {data && data.length === 0 && <Typography color="text.secondary">No keys yet: create one for the channel to post messages.</Typography>}
       {data && data.length > 0 && (
-        <Table size="small">
-          <TableHead>
-            <TableRow>
-              <TableCell>Key</TableCell>
-              <TableCell>Name</TableCell>
-              <TableCell>Created</TableCell>
-              <TableCell>Last used</TableCell>
-              <TableCell>Status</TableCell>
-              <TableCell />
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {data.map((k) => (
-              <TableRow key={k.id}>
-                <TableCell sx={{ fontFamily: 'monospace' }}>{k.prefix}…</TableCell>
-                <TableCell>{k.name || '—'}</TableCell>
-                <TableCell>{when(k.createdAt)}</TableCell>
-                <TableCell>{when(k.lastUsedAt)}</TableCell>
-                <TableCell>{k.revokedAt ? <Chip size="small" label={`revoked ${when(k.revokedAt)}`} /> : <Chip size="small" color="success" label="active" />}</TableCell>
-                <TableCell>
-                  {writer && !k.revokedAt && (
-                    <Button size="small" color="error" onClick={() => revoke(k)}>
-                      Revoke
-                    </Button>
-                  )}
-                </TableCell>
+        <TableContainer>
+          <Table size="small">
+            <TableHead>
+              <TableRow>
+                <TableCell>Key</TableCell>
+                <TableCell>Name</TableCell>
+                <TableCell>Created</TableCell>
+                <TableCell>Last used</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell />
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {data.map((k) => (
+                <TableRow key={k.id}>
+                  <TableCell sx={{ fontFamily: 'monospace' }}>{k.prefix}…</TableCell>
+                  <TableCell>{k.name || '—'}</TableCell>
+                  <TableCell>{when(k.createdAt)}</TableCell>
+                  <TableCell>{when(k.lastUsedAt)}</TableCell>
+                  <TableCell>{k.revokedAt ? <Chip size="small" label={`revoked ${when(k.revokedAt)}`} /> : <Chip size="small" color="success" label="active" />}</TableCell>
+                  <TableCell>
+                    {writer && !k.revokedAt && (
+                      <Button size="small" color="error" onClick={() => revoke(k)}>
+                        Revoke
+                      </Button>
+                    )}
+                  </TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
       )}
       <Dialog open={naming} onClose={() => setNaming(false)}>
         <DialogTitle>New API key</DialogTitle>

@@ -35,7 +35,7 @@ function ChannelExtras() {
   if (record.kind && PLATFORM_KIND_IDS.has(record.kind)) return null;
   return (
     <Stack spacing={2} sx={{ width: '100%', mt: 2 }}>
-      <Stack direction="row" spacing={2} alignItems="center">
+      <Stack direction="row" spacing={2} alignItems="center" useFlexGap flexWrap="wrap">
         <RotateSecretButton channelId={record.id} />
         {record.webhookSecretPreviousExpiresAt && (
           <Typography variant="body2" color="text.secondary" data-testid="previous-secret">

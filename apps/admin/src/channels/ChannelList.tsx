@@ -1,4 +1,5 @@
-import { BooleanField, CreateButton, Datagrid, DateField, List, ReferenceField, SearchInput, TextField, TopToolbar, usePermissions } from 'react-admin';
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
+import { BooleanField, CreateButton, DateField, List, ReferenceField, SearchInput, TextField, TopToolbar, usePermissions } from 'react-admin';
 import { canWrite } from '../api/roles';
 import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 
@@ -12,14 +13,14 @@ export function ChannelList() {
   const { permissions } = usePermissions();
   return (
     <List actions={<Actions />} filters={[<SearchInput key="q" source="q" placeholder="Name" alwaysOn />]} sort={{ field: 'name', order: 'ASC' }}>
-      <Datagrid rowClick={canWrite(permissions) ? 'edit' : 'show'} bulkActionButtons={false}>
+      <ResponsiveDatagrid rowClick={canWrite(permissions) ? 'edit' : 'show'} bulkActionButtons={false}>
         {tenantColumn(allTenants)}
         <TextField source="name" />
         <ReferenceField source="agentId" reference="agents" label="Agent" />
         <TextField source="webhookUrl" label="Webhook URL" emptyText="—" />
         <BooleanField source="hasWebhookSecret" label="Signed" />
         <DateField source="createdAt" label="Created" showTime />
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

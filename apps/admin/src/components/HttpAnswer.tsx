@@ -1,4 +1,4 @@
-import { Chip, Stack, Table, TableBody, TableCell, TableRow, Typography } from '@mui/material';
+import { Chip, Stack, Table, TableBody, TableCell, TableContainer, TableRow, Typography } from '@mui/material';
 import { ToolCallResult } from '../turns/ToolCallResult';
 
 export interface HttpAnswerProps {
@@ -18,23 +18,25 @@ export function HttpAnswer({ status, headers, body, truncated, ms, failureNote, 
   const success = status >= 200 && status < 300;
   return (
     <Stack spacing={1} data-testid={`${testId}-response`}>
-      <Stack direction="row" spacing={1} alignItems="center">
+      <Stack direction="row" spacing={1} alignItems="center" useFlexGap flexWrap="wrap">
         <Chip data-testid={`${testId}-status`} color={success ? 'success' : 'error'} label={`HTTP ${status}`} />
         <Typography variant="body2" color="text.secondary">
           {ms} ms{success ? '' : ` · ${failureNote}`}
         </Typography>
       </Stack>
       <Typography variant="subtitle2">Response headers</Typography>
-      <Table size="small" data-testid={`${testId}-headers`}>
-        <TableBody>
-          {Object.entries(headers).map(([k, v]) => (
-            <TableRow key={k}>
-              <TableCell sx={{ fontFamily: 'monospace', width: 240 }}>{k}</TableCell>
-              <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{v}</TableCell>
-            </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+      <TableContainer>
+        <Table size="small" data-testid={`${testId}-headers`}>
+          <TableBody>
+            {Object.entries(headers).map(([k, v]) => (
+              <TableRow key={k}>
+                <TableCell sx={{ fontFamily: 'monospace', width: 240 }}>{k}</TableCell>
+                <TableCell sx={{ fontFamily: 'monospace', wordBreak: 'break-all' }}>{v}</TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
       <Typography variant="subtitle2">Body{truncated ? ' (cut short for display)' : ''}</Typography>
       <ToolCallResult text={body} />
     </Stack>

@@ -84,9 +84,9 @@ export function SaveTestDialog({
               session last ran, and records the model's replies for replay.
             </Alert>
           )}
-          <Stack direction="row" spacing={2}>
+          <Stack direction="row" spacing={2} useFlexGap flexWrap="wrap">
             <TextField label="Test name" value={name} onChange={(e) => setName(e.target.value)} size="small" autoFocus fullWidth />
-            <TextField select label="Runs" value={mode} onChange={(e) => setMode(e.target.value as 'replay' | 'live')} size="small" sx={{ minWidth: 260 }}>
+            <TextField select label="Runs" value={mode} onChange={(e) => setMode(e.target.value as 'replay' | 'live')} size="small" sx={{ minWidth: 'min(260px, 100%)' }}>
               <MenuItem value="replay">Replay the recorded replies (free)</MenuItem>
               <MenuItem value="live">Live model (costs model calls)</MenuItem>
             </TextField>

@@ -1,4 +1,5 @@
-import { CreateButton, Datagrid, DateField, FunctionField, List, TextField, TopToolbar, usePermissions } from 'react-admin';
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
+import { CreateButton, DateField, FunctionField, List, TextField, TopToolbar, usePermissions } from 'react-admin';
 import { canWrite } from '../api/roles';
 import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 
@@ -13,14 +14,14 @@ export function CredentialList() {
   const { permissions } = usePermissions();
   return (
     <List actions={<Actions />} sort={{ field: 'name', order: 'ASC' }}>
-      <Datagrid rowClick={canWrite(permissions) ? 'edit' : false} bulkActionButtons={false}>
+      <ResponsiveDatagrid rowClick={canWrite(permissions) ? 'edit' : false} bulkActionButtons={false}>
         {tenantColumn(allTenants)}
         <TextField source="name" />
         <TextField source="kind" />
         <TextField source="baseURL" label="Base URL" emptyText="—" />
         <FunctionField label="Key" render={(r: { secretLast4?: string | null }) => (r.secretLast4 ? `…${r.secretLast4}` : '—')} />
         <DateField source="updatedAt" label="Updated" showTime />
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

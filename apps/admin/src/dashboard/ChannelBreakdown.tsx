@@ -15,7 +15,7 @@ export function ChannelBreakdown({ rows }: { rows: ChannelFigures[] }) {
         {rows.length === 0 ? (
           <Typography color="text.secondary">No turns on any channel in this range.</Typography>
         ) : (
-          <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(220px, 1fr))', gap: 1.5, mt: 1 }}>
+          <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(220px, 100%), 1fr))', gap: 1.5, mt: 1 }}>
             {rows.map((c) => (
               <Box key={c.channelId} data-testid={`channel-row-${c.channelName}`} sx={{ border: 1, borderColor: 'divider', borderRadius: 1, p: 1.5, minWidth: 0 }}>
                 <Typography variant="body1" sx={{ fontWeight: 600, overflowWrap: 'anywhere' }}>

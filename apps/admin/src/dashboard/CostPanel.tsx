@@ -28,7 +28,7 @@ function BreakdownCard({ by, title, data }: { by: CostDimension; title: string; 
   };
   return (
     <Card data-testid={`cost-by-${by}`}>
-      <CardContent>
+      <CardContent sx={{ overflowX: 'auto' }}>
         <Typography variant="subtitle1">{title}</Typography>
         {rows.length === 0 ? (
           <Typography color="text.secondary">No cost in this range.</Typography>
@@ -86,7 +86,7 @@ export function CostPanel({ filter, costMicros, costPerResolvedMicros }: { filte
       </Box>
       {breakdowns.error ? <Alert severity="error">Could not load cost: {breakdowns.error.message}</Alert> : null}
       {breakdowns.data ? (
-        <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(520px, 1fr))', gap: 2 }}>
+        <Box sx={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(520px, 100%), 1fr))', gap: 2 }}>
           {BREAKDOWNS.map((b, i) => (
             <BreakdownCard key={b.by} by={b.by} title={b.title} data={breakdowns.data[i]} />
           ))}

@@ -69,7 +69,8 @@ function Tile({ label, value, testId, note }: { label: string; value: string; te
 }
 
 const show = (n: number | null | undefined) => (n === null || n === undefined ? '—' : n.toLocaleString());
-const GRID = { display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(min(170px, 100%), 1fr))', gap: 2 } as const;
+// Two tiles a row on a phone (one a row left most numbers below the fold).
+const GRID = { display: 'grid', gridTemplateColumns: { xs: 'repeat(2, minmax(0, 1fr))', sm: 'repeat(auto-fill, minmax(170px, 1fr))' }, gap: 2 } as const;
 
 /**
  * First steps for a new tenant, headline counts, then usage for a date range and agent. Every

@@ -1,4 +1,4 @@
-import { Alert, Card, CardContent, Chip, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Card, CardContent, Chip, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { adminFetch } from '../api/api-fetch';
@@ -46,34 +46,36 @@ export function FailuresByCode({ filter }: { filter: UsageFilter }) {
         ) : failures.data?.length === 0 ? (
           <Typography color="text.secondary">No failed or deferred turns in this range.</Typography>
         ) : failures.data ? (
-          <Table size="small">
-            <TableHead>
-              <TableRow>
-                <TableCell>Code</TableCell>
-                <TableCell>Outcome</TableCell>
-                <TableCell align="right">Turns</TableCell>
-                <TableCell>Last</TableCell>
-                <TableCell />
-              </TableRow>
-            </TableHead>
-            <TableBody>
-              {failures.data.map((row) => (
-                <TableRow key={row.id} data-testid={`failure-${row.id}`}>
-                  <TableCell>
-                    <code>{row.code ?? 'no code'}</code>
-                  </TableCell>
-                  <TableCell>
-                    <Chip size="small" label={row.status} color={row.status === 'failed' ? 'error' : 'warning'} />
-                  </TableCell>
-                  <TableCell align="right">{row.turns.toLocaleString()}</TableCell>
-                  <TableCell>{new Date(row.lastAt).toLocaleString()}</TableCell>
-                  <TableCell>
-                    <Link to={examplesPath(row, filter)}>See turns</Link>
-                  </TableCell>
+          <TableContainer>
+            <Table size="small">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Code</TableCell>
+                  <TableCell>Outcome</TableCell>
+                  <TableCell align="right">Turns</TableCell>
+                  <TableCell>Last</TableCell>
+                  <TableCell />
                 </TableRow>
-              ))}
-            </TableBody>
-          </Table>
+              </TableHead>
+              <TableBody>
+                {failures.data.map((row) => (
+                  <TableRow key={row.id} data-testid={`failure-${row.id}`}>
+                    <TableCell>
+                      <code>{row.code ?? 'no code'}</code>
+                    </TableCell>
+                    <TableCell>
+                      <Chip size="small" label={row.status} color={row.status === 'failed' ? 'error' : 'warning'} />
+                    </TableCell>
+                    <TableCell align="right">{row.turns.toLocaleString()}</TableCell>
+                    <TableCell>{new Date(row.lastAt).toLocaleString()}</TableCell>
+                    <TableCell>
+                      <Link to={examplesPath(row, filter)}>See turns</Link>
+                    </TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
         ) : null}
       </CardContent>
     </Card>

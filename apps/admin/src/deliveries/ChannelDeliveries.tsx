@@ -1,5 +1,6 @@
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
 import { Typography } from '@mui/material';
-import { Datagrid, DateField, NumberField, Pagination, ReferenceManyField, TextField, useRecordContext } from 'react-admin';
+import { DateField, NumberField, Pagination, ReferenceManyField, TextField, useRecordContext } from 'react-admin';
 import { useCanOperate } from '../queues/ops-roles';
 import { DeliveryStatusChip } from './DeliveryStatusChip';
 import { RedriveDeliveryButton } from './RedriveDeliveryButton';
@@ -21,7 +22,7 @@ export function ChannelDeliveries() {
         pagination={<Pagination rowsPerPageOptions={[10]} />}
         empty={<Typography color="text.secondary">No webhook delivery yet.</Typography>}
       >
-        <Datagrid bulkActionButtons={false} rowClick={(id) => `/deliveries/${id}/show`} data-testid="channel-deliveries">
+        <ResponsiveDatagrid bulkActionButtons={false} rowClick={(id) => `/deliveries/${id}/show`} data-testid="channel-deliveries">
           <DateField source="createdAt" label="Created" showTime />
           <DeliveryStatusChip label="Status" source="status" />
         <TextField source="type" label="Event" />
@@ -29,7 +30,7 @@ export function ChannelDeliveries() {
           <NumberField source="lastStatusCode" label="Last HTTP status" emptyText="—" />
           <TextField source="lastError" label="Last error" emptyText="—" />
           <RedriveDeliveryButton label="" />
-        </Datagrid>
+        </ResponsiveDatagrid>
       </ReferenceManyField>
     </>
   );

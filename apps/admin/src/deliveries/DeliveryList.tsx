@@ -1,4 +1,5 @@
-import { Datagrid, DateField, List, NumberField, ReferenceField, ReferenceInput, SelectInput, TextField, TextInput } from 'react-admin';
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
+import { DateField, List, NumberField, ReferenceField, ReferenceInput, SelectInput, TextField, TextInput } from 'react-admin';
 import { DeliveryStatusChip } from './DeliveryStatusChip';
 import { RedriveDeliveryButton } from './RedriveDeliveryButton';
 import { tenantColumn, useAllTenants } from '../components/TenantColumn';
@@ -24,7 +25,7 @@ export function DeliveryList() {
   const allTenants = useAllTenants();
   return (
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25}>
-      <Datagrid rowClick="show" bulkActionButtons={false} data-testid="deliveries">
+      <ResponsiveDatagrid rowClick="show" bulkActionButtons={false} data-testid="deliveries">
         {tenantColumn(allTenants)}
         <DateField source="createdAt" label="Created" showTime />
         <DeliveryStatusChip label="Status" source="status" />
@@ -35,7 +36,7 @@ export function DeliveryList() {
         <NumberField source="lastStatusCode" label="Last HTTP status" emptyText="—" />
         <TextField source="lastError" label="Last error" emptyText="—" />
         <RedriveDeliveryButton label="" />
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

@@ -17,7 +17,7 @@ function ActionInput({ source }: { source: string }) {
   }
   const choices = actions.map((a) => ({ id: a, name: a }));
   if (value && !actions.includes(value)) choices.push({ id: value, name: `${value} (not registered)` });
-  return <SelectInput source={source} label="Action" choices={choices} validate={required()} sx={{ minWidth: 240 }} />;
+  return <SelectInput source={source} label="Action" choices={choices} validate={required()} sx={{ minWidth: 'min(240px, 100%)' }} />;
 }
 
 /** A do step: an action registered in code, its parameters and where a failure goes. */

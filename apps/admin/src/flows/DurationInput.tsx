@@ -15,5 +15,5 @@ interface DurationInputProps {
 export function DurationInput({ source, label, helperText }: DurationInputProps) {
   const value = useWatch({ name: source }) as string | undefined;
   const hint = value && !DURATION.test(value) ? `Not a duration yet: write a number and ms, s, m, h or d` : (helperText ?? 'For example 30s, 5m, 24h, 3d');
-  return <TextInput source={source} label={label} helperText={hint} sx={{ minWidth: 200 }} />;
+  return <TextInput source={source} label={label} helperText={hint} sx={{ minWidth: 'min(200px, 100%)' }} />;
 }

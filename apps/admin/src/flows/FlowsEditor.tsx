@@ -38,7 +38,7 @@ function FlowCard({ flow }: { flow: number }) {
         label="Tools this flow may use"
         helperText="Narrows the agent's allow-list; none ticked = all of the agent's"
       />
-      <SelectInput source={`${at}.onEnd`} label="After the last step" choices={ON_END} emptyText="Default: end the flow" emptyValue="" helperText={onEnd ? false : 'Default: end the flow'} sx={{ minWidth: 320 }} />
+      <SelectInput source={`${at}.onEnd`} label="After the last step" choices={ON_END} emptyText="Default: end the flow" emptyValue="" helperText={onEnd ? false : 'Default: end the flow'} sx={{ minWidth: 'min(320px, 100%)' }} />
       <Divider sx={{ my: 1 }} />
       {/* The flow's graph beside the steps' form on wide screens (the step inputs need ~700 px);
           above it on narrower ones, where clicking a node scrolls down to its step. */}

@@ -35,8 +35,8 @@ function EqualsRow({ at, fields }: { at: string; fields: FieldForm[] }) {
   if (slug && !choices.some((c) => c.id === slug)) choices.push({ id: slug, name: `${slug} (not a field of the agent)` });
   return (
     <Stack direction={{ xs: 'column', md: 'row' }} spacing={2} sx={{ width: '100%' }}>
-      <SelectInput source={`${at}.field`} label="Field" choices={choices} validate={required()} sx={{ minWidth: 180 }} />
-      <SelectInput source={`${at}.op`} label="Test" choices={OPS} validate={required()} sx={{ minWidth: 160 }} />
+      <SelectInput source={`${at}.field`} label="Field" choices={choices} validate={required()} sx={{ minWidth: 'min(180px, 100%)' }} />
+      <SelectInput source={`${at}.op`} label="Test" choices={OPS} validate={required()} sx={{ minWidth: 'min(160px, 100%)' }} />
       <EqualsValue at={at} field={fields.find((f) => f.slug === slug)} />
     </Stack>
   );

@@ -85,7 +85,7 @@ export function StepEditor({ flow, step }: { flow: number; step: number }) {
       <StepCostShare flow={flow} step={step} />
       <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
         <TextInput source={`${at}.id`} label="Step id" validate={required()} />
-        <SelectInput source={`${at}.kind`} label="Kind" choices={KINDS} validate={required()} sx={{ minWidth: 300 }} />
+        <SelectInput source={`${at}.kind`} label="Kind" choices={KINDS} validate={required()} sx={{ minWidth: 'min(300px, 100%)' }} />
         <TargetInput flow={flow} step={step} source={`${at}.then`} label={kind === 'if' ? 'If it holds, then' : 'Then'} emptyText="The next step" />
       </Stack>
       {kind === 'say' && <TextInput source={`${at}.say`} label="Text to send, word for word" multiline validate={required()} />}

@@ -31,7 +31,7 @@ export function TargetInput({ flow, step, source, label, emptyText, allowSelf }:
     choices.push({ id: value, name: `${name} (no longer there)` });
   }
   return emptyText === undefined ? (
-    <SelectInput source={source} label={label} choices={choices} validate={required()} sx={{ minWidth: 220 }} />
+    <SelectInput source={source} label={label} choices={choices} validate={required()} sx={{ minWidth: 'min(220px, 100%)' }} />
   ) : (
     <SelectInput
       source={source}
@@ -40,7 +40,7 @@ export function TargetInput({ flow, step, source, label, emptyText, allowSelf }:
       emptyText={emptyText}
       emptyValue=""
       helperText={value ? false : `Default: ${emptyText.toLowerCase()}`}
-      sx={{ minWidth: 220 }}
+      sx={{ minWidth: 'min(220px, 100%)' }}
     />
   );
 }

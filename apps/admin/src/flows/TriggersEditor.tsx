@@ -31,7 +31,7 @@ function TriggerRow({ flow, index }: { flow: number; index: number }) {
   return (
     <Stack sx={{ width: '100%' }}>
       <PublishErrorAt prefix={['flows', flow, 'on', index]} />
-      <SelectInput source={`${at}.kind`} label="Starts on" choices={KINDS} validate={required()} sx={{ minWidth: 320 }} />
+      <SelectInput source={`${at}.kind`} label="Starts on" choices={KINDS} validate={required()} sx={{ minWidth: 'min(320px, 100%)' }} />
       {kind === 'message' && phrases.length === 0 && (
         <Chip size="small" color="info" label="Catch-all: starts when no other flow matches" sx={{ alignSelf: 'flex-start', mb: 1 }} />
       )}
@@ -61,7 +61,7 @@ function TriggerRow({ flow, index }: { flow: number; index: number }) {
           emptyText={kind === 'event' ? 'Default: every time' : 'Default: once per session'}
           emptyValue=""
           helperText={repeat ? false : kind === 'event' ? 'Default: every time' : 'Default: once per session'}
-          sx={{ minWidth: 240 }}
+          sx={{ minWidth: 'min(240px, 100%)' }}
         />
         {repeat === 'cooldown' && <DurationInput source={`${at}.cooldown`} label="Cooldown" helperText="Since its last start, e.g. 1d" />}
       </Stack>

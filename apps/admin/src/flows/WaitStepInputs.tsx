@@ -24,7 +24,7 @@ function BusinessHours({ at }: { at: string }) {
           <TextInput source={`${at}.hours.start`} label="Opens (HH:MM)" validate={[required(), hhmm]} sx={{ width: 140 }} />
           <TextInput source={`${at}.hours.end`} label="Closes (HH:MM)" validate={[required(), hhmm]} sx={{ width: 140 }} />
           <CheckboxGroupInput source={`${at}.hours.days`} label="Days" choices={DAYS} helperText="None ticked = Monday to Friday" />
-          <AutocompleteInput source={`${at}.hours.timeZone`} label="Time zone" choices={TIME_ZONES} helperText="Default UTC" emptyText="UTC" sx={{ minWidth: 240 }} />
+          <AutocompleteInput source={`${at}.hours.timeZone`} label="Time zone" choices={TIME_ZONES} helperText="Default UTC" emptyText="UTC" sx={{ minWidth: 'min(240px, 100%)' }} />
         </Stack>
       )}
     </>
@@ -37,7 +37,7 @@ export function WaitStepInputs({ flow, step }: { flow: number; step: number }) {
   const mode = useWatch({ name: `${at}.wait.mode` }) as WaitForm['mode'] | undefined;
   return (
     <Stack sx={{ width: '100%' }}>
-      <SelectInput source={`${at}.wait.mode`} label="Wait for" choices={MODES} validate={required()} sx={{ minWidth: 320 }} />
+      <SelectInput source={`${at}.wait.mode`} label="Wait for" choices={MODES} validate={required()} sx={{ minWidth: 'min(320px, 100%)' }} />
       {mode === 'event' ? (
         <Stack direction={{ xs: 'column', md: 'row' }} spacing={2}>
           <TextInput source={`${at}.wait.event`} label="Event name" helperText="As your system reports it, e.g. pagamento-aprovado" validate={required()} />

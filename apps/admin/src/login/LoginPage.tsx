@@ -23,7 +23,7 @@ export function LoginPage() {
 
   return (
     <Box sx={{ minHeight: '100vh', display: 'flex', alignItems: 'center', justifyContent: 'center', bgcolor: 'grey.100' }}>
-      <Card sx={{ width: 360 }}>
+      <Card sx={{ width: 360, maxWidth: 'calc(100vw - 16px)' }}>
         <CardContent component="form" onSubmit={submit} sx={{ display: 'flex', flexDirection: 'column', gap: 2 }}>
           <Typography variant="h5" component="h1">
             Switchboard

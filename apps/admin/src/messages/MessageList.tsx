@@ -1,5 +1,6 @@
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
 import { tenantColumn, useAllTenants } from '../components/TenantColumn';
-import { Datagrid, DateField, List, ReferenceField, ReferenceInput, AutocompleteInput, SearchInput, SelectInput, TextField } from 'react-admin';
+import { DateField, List, ReferenceField, ReferenceInput, AutocompleteInput, SearchInput, SelectInput, TextField } from 'react-admin';
 
 const filters = [
   <SearchInput key="q" source="q" placeholder="Text" alwaysOn />,
@@ -25,7 +26,7 @@ export function MessageList() {
   const allTenants = useAllTenants();
   return (
     <List filters={filters} sort={{ field: 'seq', order: 'DESC' }} perPage={25}>
-      <Datagrid rowClick={false} bulkActionButtons={false}>
+      <ResponsiveDatagrid rowClick={false} bulkActionButtons={false}>
         {tenantColumn(allTenants)}
         <TextField source="seq" label="#" />
         <ReferenceField source="sessionId" reference="sessions" label="Session" link="show">
@@ -35,7 +36,7 @@ export function MessageList() {
         <TextField source="status" />
         <TextField source="text" sx={{ display: 'block', maxWidth: 480, whiteSpace: 'pre-wrap' }} />
         <DateField source="createdAt" label="At" showTime />
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

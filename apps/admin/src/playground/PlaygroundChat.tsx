@@ -66,8 +66,8 @@ export function PlaygroundChat({ agentId, unsavedConfig, onTestSaved }: { agentI
 
   return (
     <Stack spacing={2} data-testid="playground">
-      <Stack direction="row" spacing={2} alignItems="center">
-        <TextField select size="small" label="Runs" value={String(target)} onChange={(e) => setTarget(/^\d+$/.test(e.target.value) ? Number(e.target.value) : (e.target.value as RunTarget))} sx={{ minWidth: 260 }}>
+      <Stack direction="row" spacing={2} alignItems="center" useFlexGap flexWrap="wrap">
+        <TextField select size="small" label="Runs" value={String(target)} onChange={(e) => setTarget(/^\d+$/.test(e.target.value) ? Number(e.target.value) : (e.target.value as RunTarget))} sx={{ minWidth: 'min(260px, 100%)' }}>
           {targets.map((t) => (
             <MenuItem key={String(t.value)} value={String(t.value)}>
               {t.label}

@@ -1,8 +1,8 @@
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
 import { Alert } from '@mui/material';
 import {
   Create,
   CreateButton,
-  Datagrid,
   DateField,
   DateTimeInput,
   Edit,
@@ -30,7 +30,7 @@ function Actions() {
 function PriceColumns({ tenant }: { tenant?: boolean }) {
   const { permissions } = usePermissions();
   return (
-    <Datagrid rowClick={permissions === 'platform_admin' ? 'edit' : false} bulkActionButtons={false} data-testid="price-list">
+    <ResponsiveDatagrid rowClick={permissions === 'platform_admin' ? 'edit' : false} bulkActionButtons={false} data-testid="price-list">
       {tenant && <TextField source="tenantId" label="Tenant" />}
       <TextField source="provider" />
       <TextField source="model" />
@@ -39,7 +39,7 @@ function PriceColumns({ tenant }: { tenant?: boolean }) {
       <FunctionField label="Output / M" render={(r: { output: string; currency: string }) => `${r.output} ${r.currency}`} />
       <DateField source="effectiveFrom" label="From" />
       <TextField source="source" emptyText="—" />
-    </Datagrid>
+    </ResponsiveDatagrid>
   );
 }
 

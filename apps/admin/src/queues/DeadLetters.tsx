@@ -1,5 +1,5 @@
 import ReplayIcon from '@mui/icons-material/Replay';
-import { Button, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Button, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useState } from 'react';
 import { Link, useGetList, useNotify } from 'react-admin';
 import { adminFetch, messageOf } from '../api/api-fetch';
@@ -50,40 +50,42 @@ export function DeadLetters({ onChange }: { onChange: () => void }) {
           Showing the newest {data.length} of {total}.
         </Typography>
       )}
-      <Table size="small" data-testid="dead-letters">
-        <TableHead>
-          <TableRow>
-            <TableCell>Failed</TableCell>
-            <TableCell>Session</TableCell>
-            <TableCell>Job</TableCell>
-            <TableCell>Error</TableCell>
-            <TableCell>Attempts</TableCell>
-            <TableCell>Message now</TableCell>
-            <TableCell />
-          </TableRow>
-        </TableHead>
-        <TableBody>
-          {data.map((d) => (
-            <TableRow key={d.id}>
-              <TableCell>{d.failedAt ? new Date(d.failedAt).toLocaleString() : '—'}</TableCell>
-              <TableCell>
-                <Link to={`/sessions/${d.sessionId}/show`}>{d.sessionId.slice(0, 8)}</Link>
-              </TableCell>
-              <TableCell>{d.wake ? `wake ${d.wake}` : d.id}</TableCell>
-              <TableCell>{d.failedReason}</TableCell>
-              <TableCell>{d.attemptsMade}</TableCell>
-              <TableCell>{d.messageStatus ?? '—'}</TableCell>
-              <TableCell>
-                {allowed && (
-                  <Button size="small" variant="outlined" startIcon={<ReplayIcon />} disabled={busy === d.id} onClick={() => redrive(d.id)} data-testid="redrive-dead-letter">
-                    Redrive
-                  </Button>
-                )}
-              </TableCell>
+      <TableContainer>
+        <Table size="small" data-testid="dead-letters">
+          <TableHead>
+            <TableRow>
+              <TableCell>Failed</TableCell>
+              <TableCell>Session</TableCell>
+              <TableCell>Job</TableCell>
+              <TableCell>Error</TableCell>
+              <TableCell>Attempts</TableCell>
+              <TableCell>Message now</TableCell>
+              <TableCell />
             </TableRow>
-          ))}
-        </TableBody>
-      </Table>
+          </TableHead>
+          <TableBody>
+            {data.map((d) => (
+              <TableRow key={d.id}>
+                <TableCell>{d.failedAt ? new Date(d.failedAt).toLocaleString() : '—'}</TableCell>
+                <TableCell>
+                  <Link to={`/sessions/${d.sessionId}/show`}>{d.sessionId.slice(0, 8)}</Link>
+                </TableCell>
+                <TableCell>{d.wake ? `wake ${d.wake}` : d.id}</TableCell>
+                <TableCell>{d.failedReason}</TableCell>
+                <TableCell>{d.attemptsMade}</TableCell>
+                <TableCell>{d.messageStatus ?? '—'}</TableCell>
+                <TableCell>
+                  {allowed && (
+                    <Button size="small" variant="outlined" startIcon={<ReplayIcon />} disabled={busy === d.id} onClick={() => redrive(d.id)} data-testid="redrive-dead-letter">
+                      Redrive
+                    </Button>
+                  )}
+                </TableCell>
+              </TableRow>
+            ))}
+          </TableBody>
+        </Table>
+      </TableContainer>
     </>
   );
 }

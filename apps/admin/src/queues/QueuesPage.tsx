@@ -1,4 +1,4 @@
-import { Card, CardContent, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Card, CardContent, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { Title } from 'react-admin';
 import { adminFetch, messageOf } from '../api/api-fetch';
@@ -32,18 +32,20 @@ export function QueuesPage() {
           <Typography variant="h6">{data?.scope === 'platform' ? 'Backlog (all tenants)' : 'Backlog of your tenant'}</Typography>
           {error && <Typography color="error">Could not read the queues: {messageOf(error)}</Typography>}
           {data && (
-            <Table size="small" data-testid="backlog">
-              <TableBody>
-                {BACKLOG_LABELS.map(([key, label]) => (
-                  <TableRow key={key}>
-                    <TableCell>{label}</TableCell>
-                    <TableCell align="right" data-testid={`backlog-${key}`}>
-                      {data.backlog[key] ?? 0}
-                    </TableCell>
-                  </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+            <TableContainer>
+              <Table size="small" data-testid="backlog">
+                <TableBody>
+                  {BACKLOG_LABELS.map(([key, label]) => (
+                    <TableRow key={key}>
+                      <TableCell>{label}</TableCell>
+                      <TableCell align="right" data-testid={`backlog-${key}`}>
+                        {data.backlog[key] ?? 0}
+                      </TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
           )}
         </CardContent>
       </Card>
@@ -51,30 +53,32 @@ export function QueuesPage() {
         <Card>
           <CardContent>
             <Typography variant="h6">Job queues (BullMQ, every tenant)</Typography>
-            <Table size="small" data-testid="queue-counts">
-              <TableHead>
-                <TableRow>
-                  <TableCell>Queue</TableCell>
-                  {COUNT_KEYS.map((k) => (
-                    <TableCell key={k} align="right">
-                      {k}
-                    </TableCell>
-                  ))}
-                </TableRow>
-              </TableHead>
-              <TableBody>
-                {data.queues.map((q) => (
-                  <TableRow key={q.name}>
-                    <TableCell>{q.name}</TableCell>
+            <TableContainer>
+              <Table size="small" data-testid="queue-counts">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Queue</TableCell>
                     {COUNT_KEYS.map((k) => (
                       <TableCell key={k} align="right">
-                        {q.counts[k] ?? 0}
+                        {k}
                       </TableCell>
                     ))}
                   </TableRow>
-                ))}
-              </TableBody>
-            </Table>
+                </TableHead>
+                <TableBody>
+                  {data.queues.map((q) => (
+                    <TableRow key={q.name}>
+                      <TableCell>{q.name}</TableCell>
+                      {COUNT_KEYS.map((k) => (
+                        <TableCell key={k} align="right">
+                          {q.counts[k] ?? 0}
+                        </TableCell>
+                      ))}
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
           </CardContent>
         </Card>
       )}

@@ -1,5 +1,6 @@
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
 import { tenantColumn, useAllTenants } from '../components/TenantColumn';
-import { Datagrid, DateField, DateInput, List, ReferenceField, ReferenceInput, SearchInput, SelectInput, TextField } from 'react-admin';
+import { DateField, DateInput, List, ReferenceField, ReferenceInput, SearchInput, SelectInput, TextField } from 'react-admin';
 import { LastTurnFlag } from './LastTurnFlag';
 import { SessionStatusChip } from './SessionStatusChip';
 import { EmptyState } from '../components/EmptyState';
@@ -29,7 +30,7 @@ export function SessionList() {
   const allTenants = useAllTenants();
   return (
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} empty={<EmptyState title="No sessions yet">A session starts with the first message a customer sends on a channel, or in the Playground.</EmptyState>}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
+      <ResponsiveDatagrid rowClick="show" bulkActionButtons={false}>
         {tenantColumn(allTenants)}
         <TextField source="externalKey" label="Session key" />
         <SessionStatusChip label="Status" source="status" />
@@ -38,7 +39,7 @@ export function SessionList() {
         <ReferenceField source="channelId" reference="channels" label="Channel" link={false} />
         <DateField source="lastMessageAt" label="Last message" showTime emptyText="—" />
         <DateField source="createdAt" label="Created" showTime />
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

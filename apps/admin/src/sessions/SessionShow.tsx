@@ -1,5 +1,6 @@
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
 import { Divider, Typography } from '@mui/material';
-import { Datagrid, DateField, NumberField, Pagination, ReferenceField, ReferenceManyField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
+import { DateField, NumberField, Pagination, ReferenceField, ReferenceManyField, Show, SimpleShowLayout, TextField, useRecordContext } from 'react-admin';
 import { turnColumns } from '../turns/TurnColumns';
 import { TurnDetails } from '../turns/TurnDetails';
 import { HandBackButton } from '../queues/HandBackButton';
@@ -42,9 +43,9 @@ export function SessionShow() {
           pagination={<Pagination rowsPerPageOptions={[50]} />}
           empty={<Typography color="text.secondary">No turn has run for this session yet.</Typography>}
         >
-          <Datagrid bulkActionButtons={false} rowClick="expand" expand={<TurnDetails />} data-testid="turns">
+          <ResponsiveDatagrid bulkActionButtons={false} rowClick="expand" expand={<TurnDetails />} data-testid="turns">
             {turnColumns}
-          </Datagrid>
+          </ResponsiveDatagrid>
         </ReferenceManyField>
       </SimpleShowLayout>
     </Show>

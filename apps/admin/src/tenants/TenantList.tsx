@@ -1,4 +1,5 @@
-import { CreateButton, Datagrid, DateField, FunctionField, List, SearchInput, SelectInput, TextField, TopToolbar, type RaRecord } from 'react-admin';
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
+import { CreateButton, DateField, FunctionField, List, SearchInput, SelectInput, TextField, TopToolbar, type RaRecord } from 'react-admin';
 import { EmptyState } from '../components/EmptyState';
 
 const quota = (key: 'monthlyLlmCallQuota' | 'monthlyTokenQuota') => (r: RaRecord) => (r[key] === null || r[key] === undefined ? 'unlimited' : Number(r[key]).toLocaleString());
@@ -15,14 +16,14 @@ export function TenantList() {
       sort={{ field: 'name', order: 'ASC' }}
       empty={<EmptyState title="No tenants yet" action={<CreateButton />}>Create the first one, or run the demo seed.</EmptyState>}
     >
-      <Datagrid rowClick="edit" bulkActionButtons={false}>
+      <ResponsiveDatagrid rowClick="edit" bulkActionButtons={false}>
         <TextField source="name" />
         <TextField source="slug" />
         <TextField source="status" />
         <FunctionField label="LLM calls / month" render={quota('monthlyLlmCallQuota')} />
         <FunctionField label="Tokens / month" render={quota('monthlyTokenQuota')} />
         <DateField source="createdAt" label="Created" showTime />
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

@@ -54,7 +54,7 @@ export function TenantSwitcher() {
   };
 
   return (
-    <Box sx={{ width: 280, flex: 'none', mx: 1 }} data-testid="tenant-switcher">
+    <Box sx={{ width: { xs: 140, sm: 220, md: 280 }, flex: 'none', mx: { xs: 0.5, sm: 1 } }} data-testid="tenant-switcher">
       <Autocomplete<TenantOption, false, true>
         size="small"
         disableClearable

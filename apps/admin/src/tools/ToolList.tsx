@@ -1,6 +1,7 @@
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
 import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 import { Chip, Stack } from '@mui/material';
-import { CreateButton, Datagrid, List, SearchInput, SelectInput, TextField, TopToolbar, useCreatePath, usePermissions, useRecordContext } from 'react-admin';
+import { CreateButton, List, SearchInput, SelectInput, TextField, TopToolbar, useCreatePath, usePermissions, useRecordContext } from 'react-admin';
 import { Link } from 'react-router-dom';
 import { canWrite } from '../api/roles';
 
@@ -51,13 +52,13 @@ export function ToolList() {
   const allTenants = useAllTenants();
   return (
     <List actions={<Actions />} filters={filters} sort={{ field: 'toolId', order: 'ASC' }}>
-      <Datagrid rowClick="show" bulkActionButtons={false}>
+      <ResponsiveDatagrid rowClick="show" bulkActionButtons={false}>
         {tenantColumn(allTenants)}
         <TextField source="toolId" label="Tool id" />
         <KindChip label="Kind" />
         <TextField source="description" />
         <UsedBy label="Allowed by agents" />
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

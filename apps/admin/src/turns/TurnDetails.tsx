@@ -1,4 +1,4 @@
-import { Alert, Box, Chip, LinearProgress, Stack, Table, TableBody, TableCell, TableHead, TableRow, Typography } from '@mui/material';
+import { Alert, Box, Chip, LinearProgress, Stack, Table, TableBody, TableCell, TableContainer, TableHead, TableRow, Typography } from '@mui/material';
 import { useGetOne, useRecordContext } from 'react-admin';
 import { JsonBlock } from '../components/JsonBlock';
 import { ToolCallResult } from './ToolCallResult';
@@ -44,7 +44,7 @@ function ModelCall({ entry }: { entry: ModelTraceEntry }) {
 function ToolCall({ entry }: { entry: ToolTraceEntry }) {
   return (
     <Box data-testid="trace-tool" sx={{ borderLeft: 3, borderColor: 'secondary.light', pl: 1.5 }}>
-      <Stack direction="row" spacing={1} alignItems="center" sx={{ mb: 0.5 }}>
+      <Stack direction="row" spacing={1} alignItems="center" useFlexGap flexWrap="wrap" sx={{ mb: 0.5 }}>
         <Typography variant="subtitle2" data-testid="tool-name">
           {entry.tool}
         </Typography>
@@ -111,30 +111,32 @@ export function TurnTraceView({ turn }: { turn: TurnDetail }) {
           No step outcome recorded.
         </Typography>
       ) : (
-        <Table size="small" data-testid="turn-outcomes">
-          <TableHead>
-            <TableRow>
-              <TableCell>Where</TableCell>
-              <TableCell>Kind</TableCell>
-              <TableCell>Status</TableCell>
-              <TableCell>Code</TableCell>
-              <TableCell>Message</TableCell>
-            </TableRow>
-          </TableHead>
-          <TableBody>
-            {outcomes.map((o, i) => (
-              <TableRow key={i}>
-                <TableCell>{outcomePlace(o)}</TableCell>
-                <TableCell>{o.kind}</TableCell>
-                <TableCell>
-                  <Chip size="small" variant="outlined" color={o.status === 'failed' ? 'error' : o.status === 'deferred' ? 'warning' : 'default'} label={o.status} />
-                </TableCell>
-                <TableCell>{o.code ?? '—'}</TableCell>
-                <TableCell>{o.message ?? ''}</TableCell>
+        <TableContainer>
+          <Table size="small" data-testid="turn-outcomes">
+            <TableHead>
+              <TableRow>
+                <TableCell>Where</TableCell>
+                <TableCell>Kind</TableCell>
+                <TableCell>Status</TableCell>
+                <TableCell>Code</TableCell>
+                <TableCell>Message</TableCell>
               </TableRow>
-            ))}
-          </TableBody>
-        </Table>
+            </TableHead>
+            <TableBody>
+              {outcomes.map((o, i) => (
+                <TableRow key={i}>
+                  <TableCell>{outcomePlace(o)}</TableCell>
+                  <TableCell>{o.kind}</TableCell>
+                  <TableCell>
+                    <Chip size="small" variant="outlined" color={o.status === 'failed' ? 'error' : o.status === 'deferred' ? 'warning' : 'default'} label={o.status} />
+                  </TableCell>
+                  <TableCell>{o.code ?? '—'}</TableCell>
+                  <TableCell>{o.message ?? ''}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
       )}
     </Stack>
   );

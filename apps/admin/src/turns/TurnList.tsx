@@ -1,5 +1,6 @@
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
 import { tenantColumn, useAllTenants } from '../components/TenantColumn';
-import { Datagrid, List, ReferenceField, ReferenceInput, SelectInput, TextField, TextInput } from 'react-admin';
+import { List, ReferenceField, ReferenceInput, SelectInput, TextField, TextInput } from 'react-admin';
 import { turnColumns } from './TurnColumns';
 import { TurnDetails } from './TurnDetails';
 import { EmptyState } from '../components/EmptyState';
@@ -16,13 +17,13 @@ export function TurnList() {
   const allTenants = useAllTenants();
   return (
     <List filters={filters} sort={{ field: 'createdAt', order: 'DESC' }} perPage={25} empty={<EmptyState title="No turns yet">A turn is recorded each time an agent answers: its LLM calls, tokens, tool calls and outcomes show up here.</EmptyState>}>
-      <Datagrid rowClick="expand" expand={<TurnDetails />} bulkActionButtons={false}>
+      <ResponsiveDatagrid rowClick="expand" expand={<TurnDetails />} bulkActionButtons={false}>
         {tenantColumn(allTenants)}
         <ReferenceField source="sessionId" reference="sessions" label="Session" link="show">
           <TextField source="externalKey" />
         </ReferenceField>
         {turnColumns}
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

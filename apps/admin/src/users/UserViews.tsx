@@ -1,9 +1,9 @@
+import { ResponsiveDatagrid } from '../components/ResponsiveDatagrid';
 import { tenantColumn, useAllTenants } from '../components/TenantColumn';
 import {
   BooleanInput,
   Create,
   CreateButton,
-  Datagrid,
   DateField,
   Edit,
   EmailField,
@@ -38,14 +38,14 @@ export function UserList() {
   const { permissions } = usePermissions();
   return (
     <List actions={<Actions />} filters={[<SearchInput key="q" source="q" placeholder="Email" alwaysOn />]} sort={{ field: 'email', order: 'ASC' }}>
-      <Datagrid rowClick={canWrite(permissions) ? 'edit' : false} bulkActionButtons={false}>
+      <ResponsiveDatagrid rowClick={canWrite(permissions) ? 'edit' : false} bulkActionButtons={false}>
         {tenantColumn(allTenants)}
         <EmailField source="email" />
         <TextField source="name" />
         <TextField source="role" />
         <DateField source="disabledAt" label="Disabled" showTime emptyText="—" />
         <DateField source="createdAt" label="Created" showTime />
-      </Datagrid>
+      </ResponsiveDatagrid>
     </List>
   );
 }

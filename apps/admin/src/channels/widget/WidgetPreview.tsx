@@ -64,7 +64,7 @@ export function WidgetPreview() {
   }, [json]);
 
   return (
-    <Box sx={{ flex: 1, minWidth: 420 }}>
+    <Box sx={{ flex: 1, minWidth: 'min(420px, 100%)' }}>
       <Typography variant="subtitle1" gutterBottom>
         Preview
       </Typography>

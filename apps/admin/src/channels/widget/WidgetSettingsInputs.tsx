@@ -16,7 +16,7 @@ const httpUrl = (v: unknown) => (typeof v === 'string' && v && !/^https?:\/\//i.
 export function WidgetSettingsInputs() {
   return (
     <Stack direction={{ xs: 'column', lg: 'row' }} spacing={3} sx={{ width: '100%' }}>
-      <Box sx={{ flex: 1, minWidth: 320 }}>
+      <Box sx={{ flex: 1, minWidth: 'min(320px, 100%)' }}>
         <Typography variant="subtitle1" gutterBottom>
           Web widget
         </Typography>
@@ -29,12 +29,12 @@ export function WidgetSettingsInputs() {
         />
         <TextInput source="settings.title" label="Title" validate={required()} fullWidth />
         <TextInput source="settings.greeting" label="Greeting" multiline fullWidth helperText="Shown when a visitor opens the chat (optional)" />
-        <Stack direction="row" spacing={2}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
           <TextInput source="settings.color" label="Colour" validate={colour} helperText="#rrggbb" />
           <SelectInput source="settings.position" label="Launcher position" choices={[{ id: 'right', name: 'Bottom right' }, { id: 'left', name: 'Bottom left' }]} validate={required()} />
         </Stack>
         <TextInput source="settings.avatarUrl" label="Avatar URL" validate={httpUrl} parse={(v: string) => v || null} fullWidth helperText="A picture beside the agent's name (optional)" />
-        <Stack direction="row" spacing={2}>
+        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={{ xs: 0, sm: 2 }}>
           <SelectInput source="settings.language" label="Language" choices={WIDGET_LANGUAGES} validate={required()} />
           <NumberInput source="settings.conversationDays" label="Continue conversations for (days)" validate={[required(), minValue(1), maxValue(365)]} />
         </Stack>
