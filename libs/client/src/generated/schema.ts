@@ -2361,6 +2361,8 @@ export interface operations {
                         createdAt: string;
                         /** Format: uuid */
                         id: string;
+                        /** @description USD a month as an exact decimal string ("50.000000"); null = only the tenant's budget applies (docs/cost.md). */
+                        monthlyBudget: string | null;
                         name: string;
                         publishedVersion: number | null;
                         /** Format: uuid */
@@ -2458,6 +2460,8 @@ export interface operations {
                         createdAt: string;
                         /** Format: uuid */
                         id: string;
+                        /** @description USD a month as an exact decimal string ("50.000000"); null = only the tenant's budget applies (docs/cost.md). */
+                        monthlyBudget: string | null;
                         name: string;
                         publishedVersion: number | null;
                         /** Format: uuid */
@@ -2513,6 +2517,8 @@ export interface operations {
                         createdAt: string;
                         /** Format: uuid */
                         id: string;
+                        /** @description USD a month as an exact decimal string ("50.000000"); null = only the tenant's budget applies (docs/cost.md). */
+                        monthlyBudget: string | null;
                         name: string;
                         publishedVersion: number | null;
                         /** Format: uuid */
@@ -2612,6 +2618,8 @@ export interface operations {
                         createdAt: string;
                         /** Format: uuid */
                         id: string;
+                        /** @description USD a month as an exact decimal string ("50.000000"); null = only the tenant's budget applies (docs/cost.md). */
+                        monthlyBudget: string | null;
                         name: string;
                         publishedVersion: number | null;
                         /** Format: uuid */
@@ -2670,6 +2678,8 @@ export interface operations {
                         createdAt: string;
                         /** Format: uuid */
                         id: string;
+                        /** @description USD a month as an exact decimal string ("50.000000"); null = only the tenant's budget applies (docs/cost.md). */
+                        monthlyBudget: string | null;
                         name: string;
                         publishedVersion: number | null;
                         /** Format: uuid */
@@ -2724,6 +2734,8 @@ export interface operations {
                         createdAt: string;
                         /** Format: uuid */
                         id: string;
+                        /** @description USD a month as an exact decimal string ("50.000000"); null = only the tenant's budget applies (docs/cost.md). */
+                        monthlyBudget: string | null;
                         name: string;
                         publishedVersion: number | null;
                         /** Format: uuid */
@@ -3875,6 +3887,8 @@ export interface operations {
                         createdAt: string;
                         /** Format: uuid */
                         id: string;
+                        /** @description USD a month as an exact decimal string ("50.000000"); null = only the tenant's budget applies (docs/cost.md). */
+                        monthlyBudget: string | null;
                         name: string;
                         publishedVersion: number | null;
                         /** Format: uuid */
@@ -7679,6 +7693,8 @@ export interface operations {
                         name: string;
                         queueWeight: number;
                         slug: string;
+                        /** @enum {string} */
+                        status: "active" | "suspended";
                         /** Format: date-time */
                         updatedAt: string;
                     }[];
@@ -7734,6 +7750,8 @@ export interface operations {
                         name: string;
                         queueWeight: number;
                         slug: string;
+                        /** @enum {string} */
+                        status: "active" | "suspended";
                         /** Format: date-time */
                         updatedAt: string;
                     };
@@ -7789,6 +7807,8 @@ export interface operations {
                         name: string;
                         queueWeight: number;
                         slug: string;
+                        /** @enum {string} */
+                        status: "active" | "suspended";
                         /** Format: date-time */
                         updatedAt: string;
                     };
@@ -7847,6 +7867,8 @@ export interface operations {
                         name: string;
                         queueWeight: number;
                         slug: string;
+                        /** @enum {string} */
+                        status: "active" | "suspended";
                         /** Format: date-time */
                         updatedAt: string;
                     };
@@ -7903,6 +7925,8 @@ export interface operations {
                         name: string;
                         queueWeight: number;
                         slug: string;
+                        /** @enum {string} */
+                        status: "active" | "suspended";
                         /** Format: date-time */
                         updatedAt: string;
                     };
@@ -8480,6 +8504,15 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
+                        agents: {
+                            /** Format: uuid */
+                            agentId: string;
+                            exceeded: boolean;
+                            name: string;
+                            quota: number;
+                            used: number;
+                            warning: boolean;
+                        }[];
                         budgetWarning: boolean;
                         console: {
                             llmCalls: number;
