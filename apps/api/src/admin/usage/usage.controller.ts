@@ -11,7 +11,6 @@ import {
   PrismaService,
   quotaState,
   readConsoleUsage,
-  type NamedAgentBudget,
   type Prisma,
   type QuotaState,
 } from '@switchboard/db';
