@@ -297,9 +297,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
           continue;
         }
         // Kill a worker that is up; its replacement starts in the background, as a supervisor would.
+        // A worker with turns running is preferred: a kill that catches no turn measures no failover.
         const up = workers.map((w, i) => (w ? i : -1)).filter((i) => i >= 0);
         if (up.length === 0) continue;
-        const victim = up[Math.floor(random() * up.length)];
+        const busy = up.filter((i) => runningTurns(workers[i]!.logs).size > 0);
+        const pool = busy.length > 0 ? busy : up;
+        const victim = pool[Math.floor(random() * pool.length)];
         const dying = workers[victim]!;
         workers[victim] = undefined;
         killed.add(dying);
@@ -373,13 +376,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
  * its first turn committed after it; the longest is the kill's recovery time.
  */
 async function measureRecovery(prisma: PrismaClient, kill: { worker: WorkerProcess; at: number }): Promise<{ sessions: number; ms: number | null }> {
-  const running = new Map<string, string>(); // sessionId → turnId
-  for (const entry of kill.worker.logs) {
-    const sessionId = typeof entry.sessionId === 'string' ? entry.sessionId : undefined;
-    if (!sessionId) continue;
-    if (entry.msg === 'turn started' && typeof entry.turnId === 'string') running.set(sessionId, entry.turnId);
-    else running.delete(sessionId);
-  }
+  const running = runningTurns(kill.worker.logs);
   const committed = new Set((await prisma.turn.findMany({ where: { id: { in: [...running.values()] } }, select: { id: true } })).map((t) => t.id));
   const caught = [...running].filter(([, turnId]) => !committed.has(turnId)).map(([sessionId]) => sessionId);
   if (caught.length === 0) return { sessions: 0, ms: null };
@@ -391,6 +388,18 @@ async function measureRecovery(prisma: PrismaClient, kill: { worker: WorkerProce
   const firstAfter = new Map(after.map((a) => [a.sessionId, a._min.createdAt!.getTime()]));
   // A caught session with no turn since (still unanswered at the end) counts as never recovered.
   return { sessions: caught.length, ms: Math.max(...caught.map((s) => (firstAfter.get(s) ?? Number.POSITIVE_INFINITY) - kill.at)) };
+}
+
+/** The turns a worker's log shows started and not ended (sessionId → turnId). */
+function runningTurns(logs: WorkerProcess['logs']): Map<string, string> {
+  const running = new Map<string, string>();
+  for (const entry of logs) {
+    const sessionId = typeof entry.sessionId === 'string' ? entry.sessionId : undefined;
+    if (!sessionId) continue;
+    if (entry.msg === 'turn started' && typeof entry.turnId === 'string') running.set(sessionId, entry.turnId);
+    else running.delete(sessionId);
+  }
+  return running;
 }
 
 /** What became of each accepted message, read from the database alone. */

@@ -7,9 +7,9 @@ describe('loadWorkerEnv', () => {
     expect(env).toMatchObject({
       QUEUE_PREFIX: 'x',
       WORKER_CONCURRENCY: 8,
-      SESSION_LEASE_TTL_MS: 5_000,
-      TURN_LOCK_DURATION_MS: 5_000,
-      TURN_STALLED_INTERVAL_MS: 2_000,
+      SESSION_LEASE_TTL_MS: 4_000,
+      TURN_LOCK_DURATION_MS: 4_000,
+      TURN_STALLED_INTERVAL_MS: 1_000,
       SWEEPER_INTERVAL_MS: 30_000,
       SWEEPER_GRACE_MS: 60_000,
     });

@@ -8,14 +8,14 @@ const workerOnlySchema = z.object({
    * How long a session lease lives without renewal; renewed every third of it while a turn runs.
    * Short, so a killed worker's sessions are free again within seconds (docs/running.md, failover).
    */
-  SESSION_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(5_000),
+  SESSION_LEASE_TTL_MS: z.coerce.number().int().min(1000).max(600_000).default(4_000),
   /**
    * BullMQ job lock of a turn job; renewed every half of it while the turn runs, so a crashed
    * worker's jobs come back within about this plus TURN_STALLED_INTERVAL_MS.
    */
-  TURN_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(5_000),
+  TURN_LOCK_DURATION_MS: z.coerce.number().int().min(2_000).max(600_000).default(4_000),
   /** How often each worker checks for stalled jobs (whose lock lapsed). */
-  TURN_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(2_000),
+  TURN_STALLED_INTERVAL_MS: z.coerce.number().int().min(500).max(600_000).default(1_000),
   /** Largest HTTP tool response read; beyond it the call fails. */
   HTTP_TOOL_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(50_000_000).default(1_000_000),
   /** Longest HTTP tool result the model reads; the engine cuts the rest with a note. */

@@ -8,15 +8,15 @@ import { loadWorkerEnv } from './worker-env';
  * BullMQ options of the turn worker. A turn can take minutes (six model rounds plus tools); BullMQ
  * renews the job lock every half lockDuration for as long as the turn runs, so the lock only has
  * to outlive a renewal gap, and a crashed process's job comes back within ~lockDuration +
- * stalledInterval (5 s + 2 s by default: failover in seconds, issue #24). A job may stall twice
+ * stalledInterval (4 s + 1 s by default: failover in seconds, issue #24). A job may stall twice
  * before it fails (the sweeper still re-enqueues it).
  * `autorun: false`: the processor starts taking jobs only once the whole app is up.
  */
 export function turnWorkerOptions(source: NodeJS.ProcessEnv = process.env): Partial<WorkerOptions> {
   // Read when the processor class is decorated, before main validates the environment: a bad
   // value falls back to the defaults here, and main then stops with the variable's name.
-  let lockDuration = 5_000;
-  let stalledInterval = 2_000;
+  let lockDuration = 4_000;
+  let stalledInterval = 1_000;
   try {
     ({ TURN_LOCK_DURATION_MS: lockDuration, TURN_STALLED_INTERVAL_MS: stalledInterval } = loadWorkerEnv(source));
   } catch {
