@@ -3,7 +3,7 @@ import type { Page } from 'playwright-core';
 import { apiUrl, createTenant, createUser, unique } from '../integration/admin/support/admin-fixtures';
 import type { WorkerProcess } from '../support/worker-process';
 import { buildAgentWithStaleStepTool, chatInPlayground, fixAndPublish, publishAndSeeStepError } from './support/agent-steps';
-import { choose, openConsole, openList } from './support/console-page';
+import { chartsDrawn, choose, openConsole, openList } from './support/console-page';
 import { SCREENSHOTS, useConsoleSuite } from './support/console-suite';
 import { startWorkerPatiently } from './support/worker';
 
@@ -87,8 +87,7 @@ describe('the console, end to end', () => {
       await page.getByTestId('usage-llmCalls').getByText('2', { exact: true }).waitFor();
       // The playground turn is the console's own line, not among the customer figures above.
       await page.getByTestId('usage-console-playground').getByText('Playground: 1 turn · 2 LLM calls').waitFor();
-      await page.getByTestId('chart-llm-calls').locator('canvas').first().waitFor();
-      await page.getByTestId('chart-outcomes').locator('canvas').first().waitFor();
+      await chartsDrawn(page, 'chart-llm-calls', 'chart-turns', 'chart-tokens', 'chart-latency', 'chart-outcomes');
       await page.screenshot({ path: join(SCREENSHOTS, 'dashboard.png'), fullPage: true });
 
       await openList(page, 'Sessions');

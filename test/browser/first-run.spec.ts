@@ -7,7 +7,7 @@ import type { Page } from 'playwright-core';
 import { createSession, createTenant, createUser, unique } from '../integration/admin/support/admin-fixtures';
 import type { WorkerProcess } from '../support/worker-process';
 import { confirmPublish } from './support/agent-steps';
-import { choose, notified, openConsole, openList } from './support/console-page';
+import { chartsDrawn, choose, notified, openConsole, openList } from './support/console-page';
 import { SCREENSHOTS, useConsoleSuite } from './support/console-suite';
 import { startWorkerPatiently } from './support/worker';
 
@@ -130,7 +130,7 @@ describe('the live dashboard', () => {
       expect(await page.getByTestId('usage-p50').textContent()).toContain('exact, from every turn (5 turns)');
       await page.getByTestId('channel-row-Web').getByText('5 turns · 0 failed · 5 LLM calls').waitFor();
       await page.getByTestId('channel-row-Web').getByText('p50 12 ms · p95 23.8 ms').waitFor();
-      await page.getByTestId('chart-latency').locator('canvas').first().waitFor();
+      await chartsDrawn(page, 'chart-latency');
 
       // 20 new turns of 100 ms while the page is open: no click, the numbers follow.
       for (let i = 0; i < 20; i += 1) await commitTurn(suite.db, t, session.id, 100);

@@ -83,3 +83,14 @@ export async function openList(page: Page, menu: string): Promise<void> {
   await Promise.all(previous.map((el) => el.waitForElementState('hidden')));
   await page.locator('.RaList-main .RaDatagrid-table, [class*="RaEmpty"], [class*="RaList-noResults"]').first().waitFor();
 }
+
+/**
+ * Waits until each dashboard chart has drawn. Charts load when they come near the screen
+ * (docs/console.md, "Performance"), so each is scrolled to first.
+ */
+export async function chartsDrawn(page: Page, ...testIds: string[]): Promise<void> {
+  for (const id of testIds) {
+    await page.getByTestId(id).scrollIntoViewIfNeeded();
+    await page.getByTestId(id).locator('canvas').first().waitFor();
+  }
+}
