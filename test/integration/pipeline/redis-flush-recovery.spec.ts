@@ -100,9 +100,12 @@ describe('Redis flushed while messages are queued', () => {
     );
     const elapsed = Date.now() - ready;
 
-    // The sweeper found them all (one sweep may take the batch, or several on a slow machine).
-    const swept = worker.logs.filter((l) => l.msg === 'sweep').reduce((n, l) => n + Number(l.enqueued ?? 0), 0);
-    expect(swept).toBe(ids.length);
+    // The sweeper found them all (one sweep may take the batch, or several on a slow machine). A
+    // sweep logs once it has added its whole batch, which can be after the turns it started have
+    // committed: wait for the line rather than read the log at once.
+    const swept = () => worker!.logs.filter((l) => l.msg === 'sweep').reduce((n, l) => n + Number(l.enqueued ?? 0), 0);
+    await eventually(async () => swept() >= ids.length, 10_000).catch(() => undefined);
+    expect(swept()).toBe(ids.length);
     // A couple of sweeper periods plus the turns themselves; generous for a loaded 2-core machine.
     expect(elapsed).toBeLessThan(60_000);
 
