@@ -10,6 +10,10 @@ const suite = useConsoleSuite();
 
 async function setStatusInConsole(page: import('playwright-core').Page, tenantName: string, status: 'Active' | 'Suspended'): Promise<void> {
   await openList(page, 'Tenants');
+  // The shared test database holds many tenants: find this one by name, not by page. The search
+  // reaches the address after a debounce; a row click made before it would be undone.
+  await page.getByPlaceholder('Name').fill(tenantName);
+  await page.waitForURL((url) => decodeURIComponent(url.hash).includes(tenantName));
   await page.getByRole('row').filter({ hasText: tenantName }).click();
   await page.getByRole('button', { name: 'Save' }).waitFor();
   await choose(page, page, /^Status/, status);

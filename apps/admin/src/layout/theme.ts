@@ -2,7 +2,7 @@ import { defaultDarkTheme, defaultLightTheme, type RaThemeOptions } from 'react-
 
 /**
  * react-admin's themes with what axe-core asked for (docs/console.md, "Accessibility"): blue,
- * red and orange dark enough for 4.5:1 text contrast (white on the app bar; blue, Delete and
+ * red, orange and info blue (status chips) dark enough for 4.5:1 text contrast (white on the app bar; blue, Delete and
  * Archive text buttons on the form toolbar, now grey 100 instead of grey 300 — the defaults
  * reach 2.4 to 4.4:1), empty-list messages in the secondary text colour instead of the disabled
  * one, and a name for every spinner.
@@ -16,7 +16,7 @@ const accessibleComponents = {
 
 export const lightTheme: RaThemeOptions = {
   ...defaultLightTheme,
-  palette: { ...defaultLightTheme.palette, primary: BLUE, secondary: BLUE, error: { main: '#c62828' }, warning: { main: '#a84300' } },
+  palette: { ...defaultLightTheme.palette, primary: BLUE, secondary: BLUE, error: { main: '#c62828' }, warning: { main: '#a84300' }, info: { main: '#01579b' } },
   components: {
     ...defaultLightTheme.components,
     ...accessibleComponents,
