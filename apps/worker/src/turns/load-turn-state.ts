@@ -19,11 +19,13 @@ export interface TurnState {
   session: TurnSessionRow;
   /** The conversation so far, oldest first, as the engine's history. */
   history: HistoryItem[];
+  /** The tenant is suspended (read with the session, fresh for every turn): the turn is refused. */
+  tenantSuspended: boolean;
 }
 
 /**
- * What a turn starts from, in one round trip: the session row (its state and version) and the
- * conversation before the message being answered. The history is the messages of committed
+ * What a turn starts from, in one round trip: the session row (its state and version), whether
+ * its tenant is suspended, and the conversation before the message being answered. The history is the messages of committed
  * turns only (queued messages are not part of it yet), turn by turn, each turn's inbound before
  * its replies: ordering by turn rather than by `seq` matters for bursts, whose first replies are
  * stored after the later messages arrived. The last HISTORY_LIMIT messages.
@@ -33,10 +35,10 @@ export class LoadTurnState {
   constructor(private readonly prisma: PrismaService) {}
 
   async execute(tenantId: string, sessionId: string): Promise<TurnState> {
-    const [row] = await this.prisma.$queryRaw<(TurnSessionRow & { history: HistoryItem[] })[]>(turnStateQuery(tenantId, sessionId));
+    const [row] = await this.prisma.$queryRaw<(TurnSessionRow & { history: HistoryItem[]; tenantSuspended: boolean })[]>(turnStateQuery(tenantId, sessionId));
     if (!row) throw new TurnSessionMissingError(sessionId);
-    const { history, ...session } = row;
-    return { session, history };
+    const { history, tenantSuspended, ...session } = row;
+    return { session, history, tenantSuspended };
   }
 }
 
@@ -54,6 +56,7 @@ export class LoadTurnState {
 export function turnStateQuery(tenantId: string, sessionId: string): Prisma.Sql {
   return Prisma.sql`
       SELECT s."id", s."tenantId", s."status"::text AS "status", s."channelId", s."agentId", s."state", s."version",
+             COALESCE((SELECT tn."status" = 'suspended' FROM "Tenant" tn WHERE tn."id" = s."tenantId"), false) AS "tenantSuspended",
              COALESCE((
                SELECT json_agg(json_build_object(
                         'role', CASE WHEN h."direction" = 'inbound' THEN 'user' ELSE 'assistant' END,

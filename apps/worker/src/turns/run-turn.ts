@@ -150,7 +150,7 @@ export class RunTurn {
 
   /** Runs the engine and shapes the commit; null when there is nothing to commit (a stale wake). */
   private async plan(
-    { session, history }: TurnState,
+    { session, history, tenantSuspended }: TurnState,
     trigger: TurnTrigger,
     turnId: string,
     startedAt: number,
@@ -194,10 +194,10 @@ export class RunTurn {
     let result: TurnResult;
     try {
       loaded = await this.agents.forAgent(session.tenantId, session.agentId);
-      // Suspended after the turn was queued: read fresh for every turn (no cache), so a suspension
-      // stops the very next turn and a reactivation lets it run. The customer who wrote gets the
-      // fallback message, as over quota; wakes, events and starts end without a reply.
-      if (await this.tenantSuspended(session.tenantId)) {
+      // Suspended after the turn was queued: read with the session for every turn (no cache), so a
+      // suspension stops the very next turn and a reactivation lets it run. The customer who wrote
+      // gets the fallback message, as over quota; wakes, events and starts end without a reply.
+      if (tenantSuspended) {
         const err = new TenantSuspendedError(session.tenantId);
         this.logger.warn({ msg: 'turn refused: tenant suspended', sessionId: session.id, ...describe(trigger), turnId });
         const reply = trigger.kind === 'messages' && session.status !== 'handed_off' ? await fallback() : undefined;
@@ -244,11 +244,6 @@ export class RunTurn {
     if (trigger.kind === 'messages' && trigger.messages.length > 1) recordInputs(result.session, trigger.messages.map((m) => m.id));
     const extra = { fallback: await fallback(), holding: loaded.config.holdingMessage, customerWaits: trigger.kind === 'messages' };
     return { commit: planFromResult(base(), result, extra), schedule: result.schedule };
-  }
-
-  private async tenantSuspended(tenantId: string): Promise<boolean> {
-    const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { status: true } });
-    return tenant?.status === 'suspended';
   }
 }
 
