@@ -5,5 +5,6 @@ export * from './db.module';
 export * from './api-keys';
 export * from './secrets';
 export * from './tenant-scope';
+export * from './expiring-cache';
 export * from './usage';
 export * from './cost';

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { PrismaService } from '@switchboard/db';
+import { ExpiringCache, PrismaService } from '@switchboard/db';
 import { TenantSuspendedError } from './tenant-suspended.error';
 
 /**
@@ -8,12 +8,11 @@ import { TenantSuspendedError } from './tenant-suspended.error';
  * notice within this time (the same window as the API key cache, docs/admin-api.md).
  */
 export const TENANT_STATUS_CACHE_MS = 5_000;
-const MAX_CACHED_TENANTS = 10_000;
 
 /** Whether a tenant is suspended, for the API's channel entry points (keys, widget, platforms). */
 @Injectable()
 export class TenantStatuses {
-  private readonly suspended = new Map<string, { value: boolean; until: number }>();
+  private readonly suspended = new ExpiringCache<boolean>(TENANT_STATUS_CACHE_MS);
 
   constructor(private readonly prisma: PrismaService) {}
 
@@ -22,18 +21,15 @@ export class TenantStatuses {
     if (await this.isSuspended(tenantId)) throw new TenantSuspendedError();
   }
 
-  async isSuspended(tenantId: string, now = Date.now()): Promise<boolean> {
-    const cached = this.suspended.get(tenantId);
-    if (cached && cached.until > now) return cached.value;
-    const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { status: true } });
-    const value = tenant?.status === 'suspended';
-    if (this.suspended.size >= MAX_CACHED_TENANTS) this.suspended.clear();
-    this.suspended.set(tenantId, { value, until: now + TENANT_STATUS_CACHE_MS });
-    return value;
+  isSuspended(tenantId: string): Promise<boolean> {
+    return this.suspended.get(tenantId, async () => {
+      const tenant = await this.prisma.tenant.findUnique({ where: { id: tenantId }, select: { status: true } });
+      return tenant?.status === 'suspended';
+    });
   }
 
   /** After a status change in this process: the next check reads the database. */
   forget(tenantId: string): void {
-    this.suspended.delete(tenantId);
+    this.suspended.forget(tenantId);
   }
 }

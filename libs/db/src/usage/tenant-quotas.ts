@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { ExpiringCache } from '../expiring-cache';
 import { PrismaService } from '../prisma.service';
 import {
   agentBudgetState,
@@ -18,22 +19,6 @@ import {
  * the quota, and saves two queries on almost every ingest request.
  */
 export const QUOTA_CACHE_MS = 5_000;
-const MAX_CACHED = 10_000;
-
-/** A verdict cache with an expiry per key, cleared whole when it grows past MAX_CACHED keys. */
-class VerdictCache<T> {
-  private readonly entries = new Map<string, { value: T; until: number }>();
-
-  async get(key: string, compute: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const cached = this.entries.get(key);
-    if (cached && cached.until > now) return cached.value;
-    const value = await compute();
-    if (this.entries.size >= MAX_CACHED) this.entries.clear();
-    this.entries.set(key, { value, until: now + QUOTA_CACHE_MS });
-    return value;
-  }
-}
 
 /**
  * Monthly quotas on model calls, tokens and money: the tenant's (Tenant.monthlyLlmCallQuota /
@@ -45,8 +30,8 @@ class VerdictCache<T> {
  */
 @Injectable()
 export class TenantQuotas {
-  private readonly tenants = new VerdictCache<QuotaState | null>();
-  private readonly agents = new VerdictCache<AgentBudgetState | null>();
+  private readonly tenants = new ExpiringCache<QuotaState | null>(QUOTA_CACHE_MS);
+  private readonly agents = new ExpiringCache<AgentBudgetState | null>(QUOTA_CACHE_MS);
 
   constructor(private readonly prisma: PrismaService) {}
 
