@@ -1,20 +1,12 @@
-import { amountOf, COST_CURRENCY, microsOf } from '@switchboard/db';
+import { amountOf, COST_CURRENCY } from '@switchboard/db';
 import { z } from 'zod';
+import { usdMicros } from '../common/budget-amount';
 
 // What a price looks like on the admin API (ModelPrice and TenantModelPrice alike): amounts per
 // million tokens as decimal strings with up to 6 decimals ("0.40"), stored as exact micros.
 
 /** An amount per million tokens: "0.40" or 0.4, at most 6 decimals, at most a trillion. */
-const amount = z
-  .union([z.string(), z.number().nonnegative().finite()])
-  .transform((v, ctx) => {
-    try {
-      return microsOf(typeof v === 'number' ? v.toFixed(6) : v);
-    } catch {
-      ctx.addIssue({ code: 'custom', message: 'an amount per million tokens, e.g. "0.40", with at most 6 decimals' });
-      return z.NEVER;
-    }
-  });
+const amount = usdMicros('an amount per million tokens, e.g. "0.40", with at most 6 decimals');
 const provider = z.string().trim().min(1).max(100);
 const model = z.string().trim().min(1).max(200);
 const currency = z.literal(COST_CURRENCY, { message: `prices are kept in ${COST_CURRENCY} (docs/cost.md)` });
