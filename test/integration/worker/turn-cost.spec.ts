@@ -253,4 +253,15 @@ describe('cost at commit', () => {
     expect(answered.costMicros).toBe(1158n);
     expect(answered.outcomeCodes).not.toContain('quota-exceeded');
   });
+
+  it("never answers one tenant with a verdict on another tenant's agent, even from its cache", async () => {
+    const mine = await createSessionRows(prisma);
+    const theirs = await createSessionRows(prisma);
+    // A budget of zero is spent from the start.
+    await prisma.agent.update({ where: { id: mine.agentId }, data: { monthlyBudgetMicros: 0n } });
+    const quotas = mod.get(TenantQuotas);
+    expect((await quotas.verdict(mine.tenantId, mine.agentId)).exceeded).toBeTruthy();
+    // Another tenant naming that agent gets nothing of it: no budget applies, cached or not.
+    expect((await quotas.verdict(theirs.tenantId, mine.agentId)).exceeded).toBeFalsy();
+  });
 });

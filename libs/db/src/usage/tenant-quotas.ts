@@ -39,7 +39,8 @@ export class TenantQuotas {
   async verdict(tenantId: string, agentId?: string): Promise<QuotaVerdict> {
     const [tenant, agent] = await Promise.all([
       this.tenants.get(tenantId, () => this.tenantState(tenantId)),
-      agentId ? this.agents.get(agentId, () => this.agentState(tenantId, agentId)) : null,
+      // Keyed by tenant and agent: a verdict is only ever read for the tenant it was computed for.
+      agentId ? this.agents.get(`${tenantId}:${agentId}`, () => this.agentState(tenantId, agentId)) : null,
     ]);
     return combineVerdict(tenant, agent);
   }
