@@ -15,6 +15,7 @@ import { RecordUnderstandDeferral } from './record-understand-deferral';
 import { SessionEvents } from './session-events';
 import { UnderstandDeferredError } from './turn-errors';
 import { transientRetryDelayMs } from './turn-failure';
+import { putStalledTurnJobFirst } from './stalled-turn-job';
 
 type TurnJob = Job<TurnJobData>;
 
@@ -134,6 +135,15 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     const delay = delayMs ?? leaseBusyDelayMs(Date.now() - job.timestamp);
     await job.moveToDelayed(Date.now() + delay, token);
     throw new DelayedError();
+  }
+
+  /** BullMQ's stalled check (in this process) gave back a job whose worker died mid-turn. */
+  @OnWorkerEvent('stalled')
+  onStalled(jobId: string): void {
+    putStalledTurnJobFirst(this.worker, jobId).then(
+      (moved) => moved && this.logger.log({ msg: 'stalled turn job put first in line', jobId }),
+      (err: unknown) => this.logger.warn({ msg: 'stalled turn job keeps its place', jobId, error: (err as Error).message }),
+    );
   }
 
   @OnWorkerEvent('failed')
