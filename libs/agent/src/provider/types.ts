@@ -37,8 +37,16 @@ export interface ModelRequest {
    * providers send it after the history, so it never breaks the cached prefix. Absent: none.
    */
   context?: string;
-  /** `[]` means no tools are offered. */
+  /** The tools the model may call this round; `[]` means no tools are offered. */
   tools: ToolDeclaration[];
+  /**
+   * Every tool of the agent, in the agent's order, on a round that offers tools (absent when
+   * `tools` is empty). A provider that can narrow the callable tools by name (OpenAI's
+   * `allowed_tools`, Gemini's `allowedFunctionNames`) declares all of these and allows only
+   * `tools`, so the declarations are the same cacheable prefix at every step (docs/cost.md,
+   * "Prompt caching"). A provider that cannot ignores it and declares `tools`.
+   */
+  declared?: ToolDeclaration[];
   schema?: { name: string; schema: object };
   signal?: AbortSignal;
 }

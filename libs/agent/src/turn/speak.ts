@@ -38,6 +38,9 @@ export interface SpeakResult {
 export async function speak(state: TurnState, req: SpeakRequest): Promise<SpeakResult> {
   const { maxToolLoops, clock } = state.def;
   const declarations = req.offered.map(declarationOf);
+  // The whole tool set rides along for providers that narrow it by name (ModelRequest.declared);
+  // only a round that offers tools carries it, so "no tools" still sends none (tool.md).
+  const declared = declarations.length > 0 ? state.def.tools.map(declarationOf) : [];
   const history: HistoryItem[] = [...state.history];
   const data: Record<string, unknown> = { ...state.session.data };
   const result: SpeakResult = { values: {}, patches: [], calls: 0 };
@@ -56,6 +59,7 @@ export async function speak(state: TurnState, req: SpeakRequest): Promise<SpeakR
         history: [...history],
         context: wrapUp ? `${req.context}\n\n${WRAP_UP_SECTION}` : req.context,
         tools: offersTools ? declarations : [],
+        ...(offersTools && declared.length > 0 && { declared }),
         schema: req.schema,
       }, req.run && { runId: req.run.id, flowId: req.run.flowId, stepId: req.run.stepId });
     } catch (err) {
