@@ -11,9 +11,9 @@ import { structuredOf, WRAP_UP_SECTION } from './prompts';
 import type { TurnState } from './state';
 
 export interface SpeakRequest {
-  /** Sent first, the same every turn at this step (speakPrompt). */
+  /** Sent first, the same on every speak call of the agent (speakPrompt). */
   system: string;
-  /** Sent after the history: what this turn adds. */
+  /** Sent after the history: what this step and turn add. */
   context: string;
   schema: { name: string; schema: object };
   /** The allow-list, already resolved (tool.md); `[]` offers none. */
