@@ -1,10 +1,11 @@
-import { conciergeScript, ScriptedProvider, type ModelRequest, type Tool } from '@falai/agent';
+import { conciergeScript, ScriptedProvider, type HistoryItem, type ModelRequest, type Tool } from '@falai/agent';
 import { buildEngineAgent, conciergeAgentConfig } from '@switchboard/agent-config';
 
 // The Concierge (the demo's agent, libs/agent-config) through a whole conversation with the
 // offline scripted model, to collect the model requests its turns send: a greeting (idle
 // speaker), a booking request, the city (price lookup with a tool round), the confirmation
-// (booking with a tool round), and a thank-you after the flow ended.
+// (booking with a tool round), and a thank-you after the flow ended. Each turn gets the
+// conversation before it as history, as the worker passes it (its committed messages in order).
 
 export const CONCIERGE_CONVERSATION = ['Oi, bom dia', 'Quero reservar um quarto', 'Curitiba', 'Sim, pode reservar', 'Obrigado!'];
 
@@ -26,9 +27,11 @@ export async function conciergeRequests(messages: readonly string[] = CONCIERGE_
   const provider = new ScriptedProvider({ rules: conciergeScript });
   const agent = buildEngineAgent(conciergeAgentConfig, { tools: [preco, reservar], provider });
   let session: unknown;
+  const history: HistoryItem[] = [];
   for (const [i, message] of messages.entries()) {
-    const result = await agent.turn({ sessionId: 'bench', message, id: `m${i}`, ...(session ? { session: session as never } : {}) });
+    const result = await agent.turn({ sessionId: 'bench', message, id: `m${i}`, history: [...history], ...(session ? { session: session as never } : {}) });
     session = result.session;
+    history.push({ role: 'user', content: message }, ...result.messages.map((m) => ({ role: 'assistant' as const, content: m.text })));
   }
   return provider.requests;
 }

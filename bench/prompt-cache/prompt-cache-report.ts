@@ -45,9 +45,10 @@ export async function promptCacheReport(judge: boolean): Promise<PromptCacheRepo
     notes: [
       'Prompt caching: each model request of the Concierge conversation (' +
         CONCIERGE_CONVERSATION.map((m) => `“${m}”`).join(', ') +
-        ') is rendered in the order the provider reads it for its prefix cache (OpenAI: tools, reply schema, messages; Gemini: system ' +
-        'instruction, tools, schema, contents) through the providers’ own request mapping; its stable prefix is the longest prefix it ' +
-        'shares with any request sent before it in the conversation. Source: bench/prompt-cache.',
+        '), each turn with the conversation before it as history as the worker passes it, is rendered in the order the provider reads ' +
+        'it for its prefix cache (OpenAI: tools, reply schema, messages; Gemini: system instruction, tools, schema, contents) through the ' +
+        'providers’ own request mapping; its stable prefix is the longest prefix it shares with any request sent before it in the ' +
+        'conversation. Source: bench/prompt-cache.',
     ],
   };
 }

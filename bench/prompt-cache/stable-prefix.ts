@@ -16,7 +16,7 @@ export type CacheProvider = 'openai' | 'gemini';
  */
 export function cacheOrderText(provider: CacheProvider, req: ModelRequest): string {
   if (provider === 'openai') {
-    const body = toChatCompletionBody(req, { model: 'gpt-4.1-mini', responseFormat: 'json_schema', strictSchema: false, contextAt: 'last' });
+    const body = toChatCompletionBody(req, { model: 'gpt-4.1-mini', responseFormat: 'json_schema', strictSchema: false, contextAt: 'last', allowedTools: true });
     return [JSON.stringify(body.tools ?? []), JSON.stringify(body.response_format ?? null), ...body.messages.map((m) => JSON.stringify(m))].join('\n');
   }
   const body = toGeminiRequest(req, { model: 'gemini-2.5-flash', signatures: new ThoughtSignatures(), requiresSignatures: false });

@@ -26,19 +26,28 @@ export interface ModelRequest {
   /** Speak rounds count from 1; the understand call is round 0. */
   round: number;
   /**
-   * What stays the same from turn to turn (agent and flow instructions, the step's prompt, how to
-   * reply): providers send it first, beside the tools and the reply schema, so it is a prefix the
-   * model's prompt cache can reuse (docs/cost.md, "Prompt caching").
+   * What stays the same from turn to turn: on a speak call the agent's instructions and how to
+   * reply, the same at every step. Providers send it first, beside the tools and the reply schema,
+   * so it is a prefix the model's prompt cache can reuse (docs/cost.md, "Prompt caching").
    */
   system: string;
   history: HistoryItem[];
   /**
-   * What changes every turn (the fields still to ask, the known values, the wrap-up order):
-   * providers send it after the history, so it never breaks the cached prefix. Absent: none.
+   * What changes from step to step and turn to turn (flow or idle instructions, the step's prompt,
+   * the fields still to ask, the known values, the wrap-up order): providers send it after the
+   * history, so it never breaks the cached prefix. Absent: none.
    */
   context?: string;
-  /** `[]` means no tools are offered. */
+  /** The tools the model may call this round; `[]` means no tools are offered. */
   tools: ToolDeclaration[];
+  /**
+   * Every tool of the agent, in the agent's order, on a round that offers tools (absent when
+   * `tools` is empty). A provider that can narrow the callable tools by name (OpenAI's
+   * `allowed_tools`, Gemini's `allowedFunctionNames`) declares all of these and allows only
+   * `tools`, so the declarations are the same cacheable prefix at every step (docs/cost.md,
+   * "Prompt caching"). A provider that cannot ignores it and declares `tools`.
+   */
+  declared?: ToolDeclaration[];
   schema?: { name: string; schema: object };
   signal?: AbortSignal;
 }

@@ -63,6 +63,8 @@ export function createProvider(config: ProviderFactoryConfig): AiProvider {
         baseURL: config.baseURL,
         defaultHeaders: config.defaultHeaders,
         responseFormat: config.responseFormat,
+        // OpenAI's own API, wherever its baseURL points (a proxy, a gateway): it knows allowed_tools.
+        allowedTools: true,
       });
     case 'openai-compatible':
       if (!config.baseURL?.trim()) {

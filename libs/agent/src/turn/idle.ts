@@ -20,7 +20,6 @@ export async function idleSpeak(state: TurnState): Promise<void> {
       instructions: idle?.instructions,
       prompt: idle?.prompt,
       asks: [],
-      slugs: [],
       known: knownData(state.session.data),
     }),
     schema: speakSchema(fields, []),

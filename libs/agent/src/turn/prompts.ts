@@ -122,30 +122,29 @@ export interface SpeakBrief {
   prompt: string | undefined;
   /** Fields to ask for, with how to ask. */
   asks: { slug: string; how: string }[];
-  /** Fields whose values the envelope may report. */
-  slugs: readonly string[];
   known: Record<string, unknown>;
 }
 
+/** One wording for every step, whichever fields its schema lists, so the system prompt stays one prefix. */
+const REPLY_SECTION = section(
+  'Reply',
+  'Reply with JSON that matches the schema: "message" is the text the customer reads; report each other field of the schema the customer gave, else null.',
+);
+
 /**
- * A speak call's prompt in two parts, for prompt caching: `system`, the same on every turn at this
- * step (agent instructions, flow instructions, how to reply, the step's prompt), sent first; and
- * `context`, what this turn adds (the fields still to ask, the known values), sent last.
+ * A speak call's prompt in two parts, for prompt caching: `system`, the same on every speak call
+ * of the agent (its instructions, how to reply), sent first beside the tools and the reply
+ * schema; and `context`, what this step and turn add (flow or idle instructions, the step's
+ * prompt, the fields still to ask, the known values), sent after the history. So a cached prefix
+ * survives a change of step, and the history before the new message is part of it.
  */
 export function speakPrompt(fields: FieldsDef, brief: SpeakBrief): { system: string; context: string } {
   const asks = brief.asks.map((a) => `${describeField(a.slug, fields[a.slug])}\n  ${a.how}`).join('\n');
   return {
-    system: join([
-      brief.agentInstructions,
-      brief.instructions,
-      section(
-        'Reply',
-        'Reply with JSON that matches the schema: "message" is the text the customer reads' +
-          (brief.slugs.length ? '; report each listed field the customer gave, else null.' : '.'),
-      ),
-      section('Now', brief.prompt),
-    ]),
+    system: join([brief.agentInstructions, REPLY_SECTION]),
     context: join([
+      brief.instructions,
+      section('Now', brief.prompt),
       asks ? section('Ask for', `The customer has not given these yet. Ask for them.\n${asks}`) : undefined,
       `${KNOWN_FIELDS_PREFIX}${JSON.stringify(brief.known)}`,
     ]),

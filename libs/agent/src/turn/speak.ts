@@ -11,9 +11,9 @@ import { structuredOf, WRAP_UP_SECTION } from './prompts';
 import type { TurnState } from './state';
 
 export interface SpeakRequest {
-  /** Sent first, the same every turn at this step (speakPrompt). */
+  /** Sent first, the same on every speak call of the agent (speakPrompt). */
   system: string;
-  /** Sent after the history: what this turn adds. */
+  /** Sent after the history: what this step and turn add. */
   context: string;
   schema: { name: string; schema: object };
   /** The allow-list, already resolved (tool.md); `[]` offers none. */
@@ -38,6 +38,9 @@ export interface SpeakResult {
 export async function speak(state: TurnState, req: SpeakRequest): Promise<SpeakResult> {
   const { maxToolLoops, clock } = state.def;
   const declarations = req.offered.map(declarationOf);
+  // The whole tool set rides along for providers that narrow it by name (ModelRequest.declared);
+  // only a round that offers tools carries it, so "no tools" still sends none (tool.md).
+  const declared = declarations.length > 0 ? state.def.tools.map(declarationOf) : [];
   const history: HistoryItem[] = [...state.history];
   const data: Record<string, unknown> = { ...state.session.data };
   const result: SpeakResult = { values: {}, patches: [], calls: 0 };
@@ -56,6 +59,7 @@ export async function speak(state: TurnState, req: SpeakRequest): Promise<SpeakR
         history: [...history],
         context: wrapUp ? `${req.context}\n\n${WRAP_UP_SECTION}` : req.context,
         tools: offersTools ? declarations : [],
+        ...(offersTools && declared.length > 0 && { declared }),
         schema: req.schema,
       }, req.run && { runId: req.run.id, flowId: req.run.flowId, stepId: req.run.stepId });
     } catch (err) {

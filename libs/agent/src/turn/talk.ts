@@ -37,7 +37,6 @@ export async function talk(state: TurnState, run: Run, step: TalkStep, asks: str
       instructions: flow?.instructions,
       prompt: step.prompt,
       asks: asks.map((slug) => ({ slug, how: step.ask?.[slug] ?? fields[slug].ask ?? `Ask the customer for ${slug}.` })),
-      slugs: asks,
       known: knownData(state.session.data),
     }),
     schema: speakSchema(fields, asks),

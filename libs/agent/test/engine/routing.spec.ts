@@ -4,7 +4,7 @@ import { agent, model } from './support';
 
 /** Speaks "<flow>/<step>" (or "idle"), read back from the step prompt, so tests see who spoke. */
 const speaker = (req: ModelRequest) => {
-  const now = /## Now\n(.+)/.exec(req.system)?.[1] ?? 'idle';
+  const now = /## Now\n(.+)/.exec(req.context ?? '')?.[1] ?? 'idle';
   return { structured: { message: now } };
 };
 
@@ -124,7 +124,7 @@ describe('routing', () => {
     const provider = model(speaker);
     const r = await agent({ provider, idle: { prompt: 'Responda com educação.', instructions: 'Você é o concierge.' } }).turn({ sessionId: 's', message: 'oi', id: 'm9' });
     expect(r.messages).toEqual([{ text: 'Responda com educação.', kind: 'ai', key: 'idle:m9' }]);
-    expect(provider.requests[0].system).toContain('Você é o concierge.');
+    expect(provider.requests[0].context).toContain('Você é o concierge.');
     expect(r.outcomes).toEqual([expect.objectContaining({ kind: 'idle', status: 'ok', code: 'spoke', llmCalls: 1 })]);
   });
 

@@ -2,7 +2,7 @@
 import type { Flow, ModelRequest } from '@falai/agent';
 import { agent, model } from './support';
 
-const speaker = (req: ModelRequest) => ({ structured: { message: /## Now\n(.+)/.exec(req.system)?.[1] ?? `ask:${Object.keys((req.schema?.schema as { properties: object }).properties).filter((k) => k !== 'message').join(',')}` } });
+const speaker = (req: ModelRequest) => ({ structured: { message: /## Now\n(.+)/.exec(req.context ?? '')?.[1] ?? `ask:${Object.keys((req.schema?.schema as { properties: object }).properties).filter((k) => k !== 'message').join(',')}` } });
 const catchAll = (steps: Flow['steps']): Flow[] => [{ id: 'f', name: 'F', on: [{ message: [] }], steps }];
 const fields = { cidade: { type: 'string' as const, ask: 'Pergunte a cidade.' }, noites: { type: 'integer' as const } };
 

@@ -1,6 +1,6 @@
 // tool.md, "Which tools the model sees": the allow-list per speaker, `tools: []`, unknown names.
 import { FlowConfigurationError, type Flow, type Tool } from '@falai/agent';
-import { agent, model, says } from './support';
+import { agent, call, model, rounds, says } from './support';
 
 const tools: Tool[] = ['a', 'b', 'c'].map((id) => ({ id, handler: () => ({}) }));
 
@@ -61,5 +61,48 @@ describe('which tools the model sees', () => {
 
   it('an unknown tool id in idle.tools makes the agent constructor throw', () => {
     expect(() => agent({ provider: model(says('ok')), tools, idle: { tools: ['x'] } })).toThrow(FlowConfigurationError);
+  });
+});
+
+// Prompt caching (docs/cost.md): a round that offers tools also carries the agent's whole tool set
+// as `declared`, for providers that narrow the callable ones by name; the allow-list stays `tools`.
+describe('the whole tool set beside the allow-list', () => {
+  const names = (list: { name: string }[] | undefined) => list?.map((t) => t.name);
+
+  it('a step that allows some tools declares every tool of the agent, in the agent\'s order', async () => {
+    const provider = model(says('ok'));
+    const flows: Flow[] = [{ id: 'f', name: 'F', on: [{ message: [] }], steps: [{ id: 's1', prompt: 'p', tools: ['c', 'a'] }] }];
+    await agent({ provider, tools, flows }).turn({ sessionId: 's', message: 'hi' });
+    const [req] = provider.calls('speak');
+    expect([names(req.tools), names(req.declared)]).toEqual([['a', 'c'], ['a', 'b', 'c']]);
+  });
+
+  it('no tools means none declared either: tools: [], maxToolLoops: 0 and the wrap-up round', async () => {
+    const empty = model(says('ok'));
+    await agent({ provider: empty, tools, idle: { tools: [] } }).turn({ sessionId: 's', message: 'hi' });
+    const none = model(says('ok'));
+    await agent({ provider: none, tools, maxToolLoops: 0 }).turn({ sessionId: 's', message: 'hi' });
+    const wrapUp = model(rounds({ toolCalls: [call('a')] }, { structured: { message: 'ok' } }));
+    await agent({ provider: wrapUp, tools, maxToolLoops: 1 }).turn({ sessionId: 's', message: 'hi' });
+    const requests = [...empty.calls('speak'), ...none.calls('speak'), ...wrapUp.calls('speak')];
+    expect(requests.map((r) => [r.round, names(r.tools), names(r.declared)])).toEqual([
+      [1, [], undefined],
+      [1, [], undefined],
+      [1, ['a', 'b', 'c'], ['a', 'b', 'c']],
+      [2, [], undefined],
+    ]);
+  });
+
+  it('a declared tool outside the allow-list that the model calls anyway is refused with tool.md\'s error, and its handler never runs', async () => {
+    const ran: string[] = [];
+    const tracked: Tool[] = ['a', 'b'].map((id) => ({ id, handler: () => (ran.push(id), { value: id }) }));
+    const provider = model(rounds({ toolCalls: [call('b')] }, { structured: { message: 'ok' } }));
+    const flows: Flow[] = [{ id: 'f', name: 'F', on: [{ message: [] }], steps: [{ id: 's1', prompt: 'p', tools: ['a'] }] }];
+    const r = await agent({ provider, tools: tracked, flows }).turn({ sessionId: 's', message: 'hi' });
+    const round2 = provider.calls('speak')[1];
+    expect(names(round2.declared)).toEqual(['a', 'b']);
+    expect(round2.history.at(-1)).toEqual({ role: 'tool', tool_call_id: 'call-1-0', name: 'b', content: '{"error":"Tool \\"b\\" is not available."}' });
+    expect(ran).toEqual([]);
+    expect(r.trace.filter((t) => t.type === 'tool').map((t) => t.type === 'tool' && t.gate)).toEqual(['unavailable']);
   });
 });

@@ -58,7 +58,7 @@ describe('the understand call', () => {
   });
 
   it('offers a boolean of the step the asking run waits at, even when the step before asked the question', async () => {
-    const provider = model((req) => ({ structured: { message: req.system.includes('Posso reservar?') ? 'Posso reservar?' : 'Reservado.' } }), judging({ confirmado: 'sim' }));
+    const provider = model((req) => ({ structured: { message: req.context?.includes('Posso reservar?') ? 'Posso reservar?' : 'Reservado.' } }), judging({ confirmado: 'sim' }));
     const flows = [{ id: 'f', name: 'F', on: [{ message: [] }], steps: [{ id: 'oferta', prompt: 'Posso reservar?' }, { id: 'conf', collect: ['confirmado'] }, { id: 'fim', say: 'Feito.' }] }];
     const a = agent({ provider, fields: { confirmado: { type: 'boolean' as const } }, flows });
     await a.turn({ sessionId: 's', message: 'oi' });

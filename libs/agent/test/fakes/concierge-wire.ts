@@ -63,7 +63,9 @@ export function conciergeOpenAI(body: any): OpenAIStep { // eslint-disable-line 
     const call = messages.flatMap((m) => m.tool_calls ?? []).find((c: { id: string }) => c.id === last.tool_call_id);
     afterTool = { name: call?.function?.name, output: parse(last.content) };
   }
-  const move = decide({ said, properties: schema.properties ?? {}, tools: (body.tools ?? []).map((t: any) => t.function.name), afterTool }); // eslint-disable-line @typescript-eslint/no-explicit-any -- wire JSON
+  // Like the model: only the tools `allowed_tools` lets it call, when the request narrows them.
+  const callable = body.tool_choice?.allowed_tools?.tools ?? body.tools ?? [];
+  const move = decide({ said, properties: schema.properties ?? {}, tools: callable.map((t: any) => t.function.name), afterTool }); // eslint-disable-line @typescript-eslint/no-explicit-any -- wire JSON
   if ('call' in move) {
     return { reply: { toolCalls: [{ id: 'call_abc', name: move.call.name, arguments: JSON.stringify(move.call.args) }], usage: { prompt: 200, completion: 12, cached: 64 } } };
   }
@@ -76,9 +78,12 @@ export function conciergeGemini(call: GeminiCall): GeminiStep {
   const last = contents[contents.length - 1];
   const said = [...contents].reverse().find((c) => c.role === 'user' && c.parts.some((p: { text?: string }) => p.text))?.parts[0].text ?? '';
   const answered = last.parts.find((p: { functionResponse?: unknown }) => p.functionResponse)?.functionResponse;
-  const tools: string[] = (call.body.tools ?? []).flatMap((t: any) => t.functionDeclarations.map((d: { name: string }) => d.name)); // eslint-disable-line @typescript-eslint/no-explicit-any -- wire JSON
-  // With tools, the schema is in the system instruction; only its property names matter here.
-  const schema = call.body.generationConfig?.responseJsonSchema ?? schemaFromSystem(call.body.systemInstruction?.parts?.[0]?.text ?? '');
+  const declared: string[] = (call.body.tools ?? []).flatMap((t: any) => t.functionDeclarations.map((d: { name: string }) => d.name)); // eslint-disable-line @typescript-eslint/no-explicit-any -- wire JSON
+  // Like the model: only the functions `allowedFunctionNames` lets it call, when the request narrows them.
+  const tools: string[] = call.body.toolConfig?.functionCallingConfig?.allowedFunctionNames ?? declared;
+  // With tools, the schema is asked for in words at the end of the last user turn; only its property names matter here.
+  const words = last.parts.map((p: { text?: string }) => p.text ?? '').join('\n');
+  const schema = call.body.generationConfig?.responseJsonSchema ?? schemaFromWords(words);
   const move = decide({
     said,
     properties: schema.properties ?? {},
@@ -91,7 +96,7 @@ export function conciergeGemini(call: GeminiCall): GeminiStep {
   return { reply: { parts: [{ text: 'Vou responder em JSON.', thought: true }, { text: JSON.stringify(move.json) }], usage: { prompt: 180, candidates: 20 } } };
 }
 
-function schemaFromSystem(system: string): { properties?: Record<string, unknown> } {
-  const line = system.split('\n').reverse().find((l) => l.startsWith('{"type":"object"'));
+function schemaFromWords(text: string): { properties?: Record<string, unknown> } {
+  const line = text.split('\n').reverse().find((l) => l.startsWith('{"type":"object"'));
   return line ? JSON.parse(line) : {};
 }

@@ -48,16 +48,21 @@ describe("tool.md's Concierge example against fake model servers, through the re
     try {
       const turns = await runBothTurns(new GeminiProvider({ apiKey: "g-test", model: "gemini-2.5-flash", baseUrl: server.baseUrl }));
       expectConciergeOutcome(turns);
-      // Turn 1 offered only preco, turn 2 only reservar; the understand call had no tools and a JSON schema.
-      const offered = server.calls.map((c) => (c.body.tools ?? []).flatMap((t: { functionDeclarations: { name: string }[] }) => t.functionDeclarations.map((d) => d.name)));
-      expect(offered.filter((names) => names.length > 0)).toEqual([["preco"], ["preco"], ["reservar"], ["reservar"]]);
+      // Every speak round declares both tools; turn 1 allows only preco, turn 2 only reservar; the understand call had no tools and a JSON schema.
+      const withTools = server.calls.filter((c) => c.body.tools);
+      const declared = withTools.map((c) => c.body.tools.flatMap((t: { functionDeclarations: { name: string }[] }) => t.functionDeclarations.map((d) => d.name)));
+      expect(declared).toEqual([["preco", "reservar"], ["preco", "reservar"], ["preco", "reservar"], ["preco", "reservar"]]);
+      expect(withTools.map((c) => c.body.toolConfig)).toEqual([["preco"], ["preco"], ["reservar"], ["reservar"]].map((allowedFunctionNames) => ({ functionCallingConfig: { mode: "VALIDATED", allowedFunctionNames } })));
       const understandCalls = server.calls.filter((c) => c.body.generationConfig?.responseMimeType === "application/json");
       expect(understandCalls.length).toBeGreaterThanOrEqual(1);
       // The round after a function call sends the call back with its signature, and the result.
       const round2 = server.calls[2].body.contents;
       expect(round2[round2.length - 2].parts).toEqual([{ functionCall: { name: "preco", args: { cidade: "Curitiba" } }, thoughtSignature: "c2ln" }]);
       // The turn's context comes last, after the tool results, so the prefix before it stays cacheable.
-      expect(round2[round2.length - 1].parts).toEqual([{ functionResponse: { name: "preco", response: { output: { precoNoite: 420 } } } }, { text: 'Known fields: {"cidade":"Curitiba"}' }]);
+      expect(round2[round2.length - 1].parts).toEqual([
+        { functionResponse: { name: "preco", response: { output: { precoNoite: 420 } } } },
+        { text: expect.stringMatching(/^## Now\nApresente o preço da diária\. Pergunte se pode reservar\.\n\nKnown fields: \{"cidade":"Curitiba"\}\n\nWhen you answer without calling a tool/) },
+      ]);
       // Usage reaches the TurnResult: thinking counts as output.
       expect(turns.r1.usage).toEqual({ inputTokens: 560, outputTokens: 55 });
     } finally {
@@ -68,8 +73,27 @@ describe("tool.md's Concierge example against fake model servers, through the re
   it("OpenAIProvider → fake Chat Completions API: both turns end to end", async () => {
     const server = await FakeOpenAIServer.start(conciergeOpenAI);
     try {
+      const turns = await runBothTurns(new OpenAIProvider({ apiKey: "sk-test", model: "gpt-4.1-mini", baseURL: server.baseURL, allowedTools: true }));
+      expectConciergeOutcome(turns);
+      // Every speak round declares both tools and narrows them with allowed_tools: preco in turn 1, reservar in turn 2.
+      const withTools = server.bodies.filter((b) => b.tools);
+      expect(withTools.map((b) => b.tools.map((t: { function: { name: string } }) => t.function.name))).toEqual([["preco", "reservar"], ["preco", "reservar"], ["preco", "reservar"], ["preco", "reservar"]]);
+      expect(withTools.map((b) => b.tool_choice)).toEqual(
+        ["preco", "preco", "reservar", "reservar"].map((name) => ({ type: "allowed_tools", allowed_tools: { mode: "auto", tools: [{ type: "function", function: { name } }] } })),
+      );
+      expect(server.bodies[0].response_format.json_schema.name).toBe("understand");
+      expect(turns.r1.usage).toEqual({ inputTokens: 560, outputTokens: 52, cachedInputTokens: 64 });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("OpenAIProvider → an OpenAI-compatible server: only the step's tools, no allowed_tools", async () => {
+    const server = await FakeOpenAIServer.start(conciergeOpenAI);
+    try {
       const turns = await runBothTurns(new OpenAIProvider({ apiKey: "sk-test", model: "gpt-4.1-mini", baseURL: server.baseURL }));
       expectConciergeOutcome(turns);
+      expect(server.bodies.some((b) => b.tool_choice !== undefined)).toBe(false);
       const offered = server.bodies.map((b) => (b.tools ?? []).map((t: { function: { name: string } }) => t.function.name));
       expect(offered.filter((names) => names.length > 0)).toEqual([["preco"], ["preco"], ["reservar"], ["reservar"]]);
       expect(server.bodies[0].response_format.json_schema.name).toBe("understand");

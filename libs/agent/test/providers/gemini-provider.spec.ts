@@ -108,7 +108,7 @@ describe('GeminiProvider against a fake Gemini API server', () => {
     expect(server!.bodies[0].generationConfig).toEqual({ responseMimeType: 'application/json', responseJsonSchema: understandSchema.schema });
   });
 
-  it('with tools offers the tools, asks for the JSON in the system instruction and parses the text', async () => {
+  it('with tools offers the tools, asks for the JSON in words at the end of the last user turn and parses the text', async () => {
     const p = await provider([{ reply: { parts: [{ text: '```json\n{"message":"A diária é R$ 420."}\n```' }] } }]);
     const schema = { name: 'speak', schema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } };
     const reply = await p.generate(speak({ tools: [precoTool], schema }));
@@ -117,9 +117,11 @@ describe('GeminiProvider against a fake Gemini API server', () => {
     // Gemini 2.x refuses responseMimeType application/json together with function calling.
     expect(body.generationConfig).toEqual({});
     expect(body.tools[0].functionDeclarations[0].name).toBe('preco');
-    const system = body.systemInstruction.parts[0].text as string;
-    expect(system).toContain('Você é o Concierge de um hotel.');
-    expect(system).toContain(JSON.stringify(schema.schema));
+    // The step's schema changes from step to step: it goes after the history, not into the cached prefix.
+    expect(body.systemInstruction.parts).toEqual([{ text: 'Você é o Concierge de um hotel.' }]);
+    const lastTurn = body.contents[body.contents.length - 1];
+    expect(lastTurn.role).toBe('user');
+    expect(lastTurn.parts[lastTurn.parts.length - 1].text).toContain(JSON.stringify(schema.schema));
   });
 
   it('never puts thought parts in the text, and counts thinking tokens as output', async () => {

@@ -18,7 +18,7 @@ const request = speak({
   ],
   context: 'Known fields: {"cidade":"Curitiba"}',
 });
-const openai = (contextAt: 'last' | 'system') => toChatCompletionBody(request, { model: 'gpt-4.1-mini', responseFormat: 'json_schema', strictSchema: false, contextAt });
+const openai = (contextAt: 'last' | 'system') => toChatCompletionBody(request, { model: 'gpt-4.1-mini', responseFormat: 'json_schema', strictSchema: false, contextAt, allowedTools: contextAt === 'last' });
 
 describe('the stable part of a request comes first, what changes per turn last', () => {
   it('OpenAI: the system prompt leads the messages, the history follows, the turn context is the last message', () => {
@@ -40,30 +40,28 @@ describe('the stable part of a request comes first, what changes per turn last',
     expect(body.messages.slice(1).map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
   });
 
-  it('Gemini: system instruction, tools and schema in config; the context is the last part of the last user turn', () => {
+  it("Gemini: system instruction and tools in config; the context, then the step's schema in words, end the last user turn", () => {
     const body = toGeminiRequest(request, { model: 'gemini-2.5-flash', signatures: new ThoughtSignatures(), requiresSignatures: false });
-    expect(String(body.config.systemInstruction).startsWith('Você é o Concierge de um hotel.')).toBe(true);
-    expect(String(body.config.systemInstruction)).not.toContain('Known fields');
-    expect(body.contents.map((c) => [c.role, c.parts?.map((p) => p.text)])).toEqual([
+    expect(body.config.systemInstruction).toBe('Você é o Concierge de um hotel.');
+    expect(body.contents.map((c) => [c.role, c.parts?.map((p) => p.text?.split('\n')[0])])).toEqual([
       ['user', ['Quero um quarto em Curitiba']],
       ['model', ['Em qual data?']],
       ['user', ['Amanhã', 'Known fields: {"cidade":"Curitiba"}']],
     ]);
+    expect(body.contents[2].parts?.[1].text).toContain('"required":["message"]');
   });
 
-  it("the engine keeps a step's system prompt the same across rounds and turns, and puts the known fields in the context", async () => {
+  it('the engine keeps one system prompt across rounds, turns and steps, and puts the step and the known fields in the context', async () => {
     const provider = new ScriptedProvider({ rules: conciergeScript });
     const agent = buildConcierge(provider);
     const first = await agent.turn({ sessionId: 's', message: 'Quero um quarto em Curitiba' });
     await agent.turn({ sessionId: 's', session: first.session, message: 'Sim, pode reservar' });
     const speaks = provider.calls('speak');
     expect(speaks.map((r) => [r.system.includes('Known fields'), r.context?.includes('Known fields')])).toEqual(speaks.map(() => [false, true]));
-    // Every round of one step sends the same system prompt; only the history and the context grow.
-    for (const tools of ['preco', 'reservar']) {
-      const rounds = speaks.filter((r) => r.tools.map((t) => t.name).join() === tools);
-      expect(rounds.length).toBeGreaterThan(0);
-      expect(new Set(rounds.map((r) => r.system)).size).toBe(1);
-    }
+    // Every speak call of the agent sends the same system prompt; the step's prompt is in the context.
+    expect(new Set(speaks.map((r) => r.system)).size).toBe(1);
+    for (const tools of ['preco', 'reservar']) expect(speaks.filter((r) => r.tools.map((t) => t.name).join() === tools).length).toBeGreaterThan(0);
+    expect(speaks.find((r) => r.tools.some((t) => t.name === 'reservar'))?.context).toContain('## Now\nSe a pessoa confirmou, reserve e informe o código.');
     expect(speaks.find((r) => r.tools.some((t) => t.name === 'reservar'))?.context).toContain('Known fields: {"cidade":"Curitiba"}');
   });
 });

@@ -1,7 +1,7 @@
 // ModelRequest → @google/genai generateContent parameters. Pure apart from reading the
 // signature cache; the fake server tests assert the body it produces on the wire.
-import type { Content, GenerateContentConfig, Part } from './sdk';
-import type { HistoryItem, ModelRequest } from '../../provider';
+import type { Content, FunctionCallingConfigMode, FunctionDeclaration, GenerateContentConfig, Part } from './sdk';
+import type { HistoryItem, ModelRequest, ToolDeclaration } from '../../provider';
 import { schemaInstruction } from '../structured';
 import { SKIP_SIGNATURE, type ThoughtSignatures } from './thought-signatures';
 
@@ -20,32 +20,39 @@ export interface GeminiRequestOptions {
 /**
  * Gemini cannot be asked for a JSON response (responseMimeType) and offered functions in the
  * same request on the 2.x models. So: no tools → the schema is enforced by the server
- * (responseJsonSchema); tools → the tools are offered and the schema is asked for in the
- * system instruction, and the reply text parsed (docs/providers.md).
+ * (responseJsonSchema); tools → the tools are offered and the schema is asked for in words
+ * after the history, and the reply text parsed (docs/providers.md).
  */
 export function toGeminiRequest(req: ModelRequest, options: GeminiRequestOptions): GeminiRequest {
   const withTools = req.tools.length > 0;
-  // Gemini's implicit cache reuses the request's prefix: system instruction, tools and schema
-  // (the stable part) come first, the history next, and this turn's `context` last of all.
-  const system = req.schema && withTools ? joinSections(req.system, schemaInstruction(req.schema, true)) : req.system;
+  // Gemini's implicit cache reuses the request's prefix: the system instruction and the tools
+  // (the agent's whole set, the same at every step) come first, the history next, and this
+  // turn's `context` last of all, with the step's reply schema when it is asked for in words.
+  const schemaInWords = req.schema && withTools ? schemaInstruction(req.schema, true) : '';
   const config: GenerateContentConfig = {};
-  if (system.trim()) config.systemInstruction = system;
+  if (req.system.trim()) config.systemInstruction = req.system;
   if (withTools) {
-    config.tools = [
-      {
-        functionDeclarations: req.tools.map((tool) => ({
-          name: tool.name,
-          ...(tool.description ? { description: tool.description } : {}),
-          // Standard JSON Schema, passed as given (tool.md); not the OpenAPI subset of `parameters`.
-          ...(tool.parameters ? { parametersJsonSchema: tool.parameters } : {}),
-        })),
-      },
-    ];
+    const declared = req.declared?.length ? req.declared : undefined;
+    config.tools = [{ functionDeclarations: (declared ?? req.tools).map(toFunctionDeclaration) }];
+    // VALIDATED: the model answers or calls, and only the step's tools (ANY would force a call).
+    if (declared) config.toolConfig = { functionCallingConfig: { mode: VALIDATED, allowedFunctionNames: [...new Set(req.tools.map((t) => t.name))] } };
   } else if (req.schema) {
     config.responseMimeType = 'application/json';
     config.responseJsonSchema = req.schema.schema;
   }
-  return { model: options.model, contents: withContext(toContents(req.history, options), req.context), config };
+  return { model: options.model, contents: withContext(toContents(req.history, options), joinSections(req.context ?? '', schemaInWords)), config };
+}
+
+/** The SDK's FunctionCallingConfigMode.VALIDATED, without loading the SDK to read its enum. */
+const VALIDATED = 'VALIDATED' as FunctionCallingConfigMode;
+
+function toFunctionDeclaration(tool: ToolDeclaration): FunctionDeclaration {
+  return {
+    name: tool.name,
+    ...(tool.description ? { description: tool.description } : {}),
+    // Standard JSON Schema, passed as given (tool.md); not the OpenAPI subset of `parameters`.
+    ...(tool.parameters ? { parametersJsonSchema: tool.parameters } : {}),
+  };
 }
 
 /**

@@ -15,4 +15,4 @@ export function genaiSdk(): GenAI {
 export type GoogleGenAI = InstanceType<GenAI['GoogleGenAI']>;
 export type ApiError = InstanceType<GenAI['ApiError']>;
 
-export type { Content, GenerateContentConfig, GenerateContentResponse, Part } from '@google/genai' with { 'resolution-mode': 'import' };
+export type { Content, FunctionCallingConfigMode, FunctionDeclaration, GenerateContentConfig, GenerateContentResponse, Part } from '@google/genai' with { 'resolution-mode': 'import' };

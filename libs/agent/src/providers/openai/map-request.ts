@@ -22,6 +22,12 @@ export interface OpenAIRequestOptions {
    * system message anywhere but first.
    */
   contextAt: 'last' | 'system';
+  /**
+   * Declare the agent's whole tool set (`req.declared`) and narrow the callable ones to `req.tools`
+   * with `tool_choice: allowed_tools`, so the tools are one cacheable prefix at every step. OpenAI
+   * itself; off for compatible servers, which may not know `allowed_tools`.
+   */
+  allowedTools: boolean;
 }
 
 /**
@@ -44,7 +50,9 @@ export function toChatCompletionBody(req: ModelRequest, options: OpenAIRequestOp
     messages: [...(system.trim() ? [{ role: 'system' as const, content: system }] : []), ...req.history.map(toMessage), ...trailing],
   };
   if (req.tools.length > 0) {
-    body.tools = req.tools.map(toTool);
+    const declared = options.allowedTools && req.declared?.length ? req.declared : undefined;
+    body.tools = (declared ?? req.tools).map(toTool);
+    if (declared) body.tool_choice = { type: 'allowed_tools', allowed_tools: { mode: 'auto', tools: allowedList(req.tools) } };
     body.parallel_tool_calls = true;
   }
   if (req.schema) {
@@ -88,6 +96,11 @@ function toTool(tool: ModelRequest['tools'][number]): ChatCompletionTool {
       parameters: (tool.parameters ?? { type: 'object', properties: {} }) as Record<string, unknown>,
     },
   };
+}
+
+/** The step's allow-list in `allowed_tools` form: each name once (tool ids may repeat, tool.md). */
+function allowedList(tools: ModelRequest['tools']): { type: 'function'; function: { name: string } }[] {
+  return [...new Set(tools.map((tool) => tool.name))].map((name) => ({ type: 'function' as const, function: { name } }));
 }
 
 /** OpenAI allows `^[a-zA-Z0-9_-]{1,64}$` for a schema name. */

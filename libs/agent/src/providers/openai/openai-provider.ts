@@ -30,6 +30,12 @@ export interface OpenAIProviderOptions {
   responseFormat?: ResponseFormatMode;
   /** OpenAI strict structured outputs (every property required, no extras). Default false. */
   strictSchema?: boolean;
+  /**
+   * Declare every tool of the agent and narrow the callable ones with `tool_choice: allowed_tools`
+   * (prompt caching, docs/cost.md). Default: true without `baseURL` (OpenAI itself), false with
+   * one, since a compatible server may not know `allowed_tools`; it then gets the step's tools only.
+   */
+  allowedTools?: boolean;
   /** Backoff tuning; `maxRetries` above wins over `retry.maxRetries`. */
   retry?: Partial<RetryPolicy>;
   /** Provider name reported in traces. Default "openai". */
@@ -47,6 +53,7 @@ export class OpenAIProvider implements AiProvider {
   private readonly responseFormat: ResponseFormatMode;
   private readonly strictSchema: boolean;
   private readonly contextAt: 'last' | 'system';
+  private readonly allowedTools: boolean;
   /** Cut out of every error message this provider lets out (scrub-secrets.ts). */
   private readonly secrets: string[];
 
@@ -69,6 +76,7 @@ export class OpenAIProvider implements AiProvider {
     this.strictSchema = options.strictSchema ?? false;
     // OpenAI itself takes a system message after the history; a compatible server's template may not.
     this.contextAt = options.baseURL ? 'system' : 'last';
+    this.allowedTools = options.allowedTools ?? !options.baseURL;
     this.secrets = [options.apiKey];
     this.client = new (openaiSdk().OpenAI)({
       apiKey: options.apiKey,
@@ -108,7 +116,7 @@ export class OpenAIProvider implements AiProvider {
   }
 
   private body(req: ModelRequest) {
-    return toChatCompletionBody(req, { model: this.model, responseFormat: this.responseFormat, strictSchema: this.strictSchema, contextAt: this.contextAt });
+    return toChatCompletionBody(req, { model: this.model, responseFormat: this.responseFormat, strictSchema: this.strictSchema, contextAt: this.contextAt, allowedTools: this.allowedTools });
   }
 
   private roundOptions(req: ModelRequest): RoundOptions {
