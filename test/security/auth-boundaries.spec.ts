@@ -154,6 +154,26 @@ describe('browser-facing headers', () => {
     expect(res.headers['x-powered-by']).toBeUndefined();
   });
 
+  it('skips helmet and CORS on POST /v1/messages, which only servers call, and keeps them on the other channel routes', async () => {
+    const t = await createTenant(db);
+    const key = await channelWithKey(t);
+    const origin = 'https://console.example';
+    const posted = await api.inject({
+      method: 'POST',
+      url: '/v1/messages',
+      headers: { authorization: `Bearer ${key}`, origin, 'content-type': 'application/json' },
+      payload: { session: 'server-to-server', text: 'hi' },
+    });
+    expect(posted.statusCode).toBe(202);
+    expect(posted.headers['content-security-policy']).toBeUndefined();
+    expect(posted.headers['access-control-allow-origin']).toBeUndefined();
+    const preflight = await api.inject({ method: 'OPTIONS', url: '/v1/messages', headers: { origin, 'access-control-request-method': 'POST' } });
+    expect(preflight.headers['access-control-allow-origin']).toBeUndefined();
+    const listed = await api.inject({ method: 'GET', url: `/v1/sessions/${JSON.parse(posted.body).sessionId}/messages`, headers: { authorization: `Bearer ${key}`, origin } });
+    expect(listed.headers['content-security-policy']).toMatch(/default-src 'self'/);
+    expect(listed.headers['access-control-allow-origin']).toBe(origin);
+  });
+
   it('allows CORS only for the configured console origin', async () => {
     const preflight = (origin: string) =>
       api.inject({ method: 'OPTIONS', url: '/v1/admin/agents', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'authorization,content-type' } });

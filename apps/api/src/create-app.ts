@@ -4,6 +4,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { Env } from '@switchboard/config';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { ServerToServerRoutes } from './common/http/server-to-server';
 import { SwitchboardFastifyAdapter } from './common/http/switchboard-fastify-adapter';
 import { setupSwagger } from './docs/swagger';
 import { registerHttpMetrics } from './metrics/http-metrics.hook';
@@ -20,6 +21,7 @@ export const BODY_LIMIT_BYTES = 128 * 1024;
 /** Builds the configured, initialised API (not listening), for main.ts and in-process tests. */
 export async function createApp(env: Env): Promise<NestFastifyApplication> {
   const adapter = new SwitchboardFastifyAdapter({ bodyLimit: BODY_LIMIT_BYTES, trustProxy: env.TRUST_PROXY });
+  const serverToServer = ServerToServerRoutes.watch(adapter.getInstance());
 
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(env), adapter, {
     bufferLogs: true,
@@ -33,8 +35,9 @@ export async function createApp(env: Env): Promise<NestFastifyApplication> {
     credentials: true,
     exposedHeaders: ['Content-Range', 'X-Total-Count', 'X-Request-Id'],
   };
-  // The widget's routes answer the origins their channel allows; every other route the console's.
-  app.enableCors({ delegator: corsDelegator(consoleCors, app.get(WidgetChannels)) });
+  // The widget's routes answer the origins their channel allows; server-to-server routes none;
+  // every other route the console's.
+  app.enableCors({ delegator: corsDelegator(consoleCors, app.get(WidgetChannels), serverToServer) });
   await app.register(helmet, {
     // Swagger UI (and the console at /admin) use inline styles and data: images.
     contentSecurityPolicy: {

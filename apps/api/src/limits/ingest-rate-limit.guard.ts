@@ -45,9 +45,17 @@ export class IngestRateLimitGuard implements CanActivate {
     if (!auth) return true;
     const reply = http.getResponse<FastifyReply>();
 
-    const key = await this.consume(this.perKey, auth.apiKeyId, this.keyLimit);
-    if (key.refused) return this.refuse(reply, 'api-key', key.window);
-    const tenant = await this.consume(this.perTenant, auth.tenantId, this.tenantLimit);
+    // Both counts at once: the Redis client's auto-pipelining sends the two scripts in one
+    // write and gets both answers in one read. A request the key's window refuses is given back
+    // to the tenant's window, so a flooding key does not use up its tenant's other keys' share.
+    const [key, tenant] = await Promise.all([
+      this.consume(this.perKey, auth.apiKeyId, this.keyLimit),
+      this.consume(this.perTenant, auth.tenantId, this.tenantLimit),
+    ]);
+    if (key.refused) {
+      await this.perTenant.reward(auth.tenantId).catch(() => undefined);
+      return this.refuse(reply, 'api-key', key.window);
+    }
     if (tenant.refused) return this.refuse(reply, 'tenant', tenant.window);
     setHeaders(reply, key.window.remaining / key.window.limit <= tenant.window.remaining / tenant.window.limit ? key.window : tenant.window);
     return true;

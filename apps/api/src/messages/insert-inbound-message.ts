@@ -1,5 +1,7 @@
 import { type MessageStatus, type PrismaClient } from '@switchboard/db';
 import type { ChannelScope } from '../channel-auth/channel-auth.context';
+import { asDependencyError } from '../common/errors/dependency-errors';
+import type { Outcome } from '../common/group-commit';
 import { MessageIdReusedError } from './messages.errors';
 import type { PostMessageBody } from './messages.schemas';
 
@@ -27,12 +29,72 @@ export async function insertInboundMessage(
   prisma: Pick<PrismaClient, '$queryRaw'>,
   auth: ChannelScope,
   body: PostMessageBody,
-  stored: { status: MessageStatus; kind?: string },
+  stored: { status: MessageStatus; kind?: string; at?: Date },
 ): Promise<InsertedInboundMessage> {
-  const [row] = await prisma.$queryRaw<
-    { message_id: string; session_id: string; message_status: MessageStatus; created_at: Date; duplicate: boolean; same_request: boolean }[]
-  >`SELECT * FROM sb_accept_inbound(${auth.tenantId}::uuid, ${auth.channelId}::uuid, ${auth.agentId}::uuid, ${body.session}::text,
-      ${body.text}::text, ${body.id ?? null}::text, ${stored.status}::"MessageStatus", ${stored.kind ?? null}::text, ${new Date()}::timestamptz)`;
+  const [row] = await prisma.$queryRaw<AcceptedRow[]>`SELECT * FROM sb_accept_inbound(${auth.tenantId}::uuid, ${auth.channelId}::uuid,
+      ${auth.agentId}::uuid, ${body.session}::text, ${body.text}::text, ${body.id ?? null}::text, ${stored.status}::"MessageStatus",
+      ${stored.kind ?? null}::text, ${stored.at ?? new Date()}::timestamptz)`;
+  return fromRow(row);
+}
+
+/** One message for insertQueuedMessages, with the time it arrived. */
+export interface QueuedInbound {
+  auth: ChannelScope;
+  body: PostMessageBody;
+  at: Date;
+}
+
+/**
+ * Stores many `queued` messages in one round trip and one commit: sb_accept_inbound_batch
+ * (migration 20261204172300) is sb_accept_inbound row by row, in one statement. Each message
+ * gets its own outcome, in the order given. The statement is all or nothing, so when it fails
+ * for anything but a lost database, each message is stored again on its own: a row that cannot
+ * be stored fails only its own request.
+ */
+export async function insertQueuedMessages(prisma: Pick<PrismaClient, '$queryRaw'>, messages: QueuedInbound[]): Promise<Outcome<InsertedInboundMessage>[]> {
+  if (messages.length === 1) return [await settled(insertInboundMessage(prisma, messages[0].auth, messages[0].body, { status: 'queued', at: messages[0].at }))];
+  let rows: (AcceptedRow & { ordinal: number })[];
+  try {
+    rows = await prisma.$queryRaw<(AcceptedRow & { ordinal: number })[]>`SELECT * FROM sb_accept_inbound_batch(
+        ${messages.map((m) => m.auth.tenantId)}::uuid[], ${messages.map((m) => m.auth.channelId)}::uuid[],
+        ${messages.map((m) => m.auth.agentId)}::uuid[], ${messages.map((m) => m.body.session)}::text[],
+        ${messages.map((m) => m.body.text)}::text[], ${messages.map((m) => m.body.id ?? null)}::text[],
+        ${messages.map((m) => m.at)}::timestamptz[])`;
+  } catch (err) {
+    if (asDependencyError(err)) throw err;
+    return Promise.all(messages.map((m) => settled(insertInboundMessage(prisma, m.auth, m.body, { status: 'queued', at: m.at }))));
+  }
+  const byOrdinal = new Map(rows.map((row) => [row.ordinal, row]));
+  return messages.map((_, i) => settledSync(() => fromRow(byOrdinal.get(i + 1))));
+}
+
+interface AcceptedRow {
+  message_id: string;
+  session_id: string;
+  message_status: MessageStatus;
+  created_at: Date;
+  duplicate: boolean;
+  same_request: boolean;
+}
+
+function fromRow(row: AcceptedRow | undefined): InsertedInboundMessage {
+  if (!row) throw new Error('sb_accept_inbound returned no row');
   if (row.duplicate && !row.same_request) throw new MessageIdReusedError();
   return { messageId: row.message_id, sessionId: row.session_id, status: row.message_status, createdAt: row.created_at, duplicate: row.duplicate };
+}
+
+async function settled<R>(promise: Promise<R>): Promise<Outcome<R>> {
+  try {
+    return { ok: true, value: await promise };
+  } catch (error) {
+    return { ok: false, error };
+  }
+}
+
+function settledSync<R>(fn: () => R): Outcome<R> {
+  try {
+    return { ok: true, value: fn() };
+  } catch (error) {
+    return { ok: false, error };
+  }
 }

@@ -4,6 +4,7 @@ import type { FastifyReply } from 'fastify';
 import { z } from 'zod';
 import { ApiKeyGuard } from '../channel-auth/api-key.guard';
 import { ChannelAuth, type ChannelAuthContext } from '../channel-auth/channel-auth.context';
+import { ServerToServer } from '../common/http/server-to-server';
 import { ZodValidationPipe } from '../common/validation/zod-validation.pipe';
 import { IngestQuotaGuard } from '../limits/ingest-quota.guard';
 import { IngestRateLimitGuard } from '../limits/ingest-rate-limit.guard';
@@ -35,6 +36,7 @@ export class MessagesController {
   ) {}
 
   @Post('messages')
+  @ServerToServer()
   @ApiResponse({ status: 409, description: '`idempotency-key-reused`: this message `id` was used before with another session or text; nothing stored.' })
   @UseGuards(IngestRateLimitGuard, IngestQuotaGuard)
   @HttpCode(202)

@@ -36,16 +36,22 @@ export class FairShare {
 
   /** The priority of the tenant's next turn job (1 = first in line). */
   async nextPriority(tenantId: string): Promise<number> {
-    const [count, weight] = await Promise.all([this.count(tenantId), this.weight(tenantId)]);
-    return Math.min(MAX_JOB_PRIORITY, Math.max(1, Math.ceil(count / weight)));
+    return (await this.nextPriorities(tenantId, 1))[0];
   }
 
-  private async count(tenantId: string): Promise<number> {
+  /** The priorities of the tenant's next `n` turn jobs, in one count (a batch's jobs). */
+  async nextPriorities(tenantId: string, n: number): Promise<number[]> {
+    const [count, weight] = await Promise.all([this.count(tenantId, n), this.weight(tenantId)]);
+    return Array.from({ length: n }, (_, i) => Math.min(MAX_JOB_PRIORITY, Math.max(1, Math.ceil((count - n + 1 + i) / weight))));
+  }
+
+  /** How many turn jobs of the tenant the window holds after adding `n`. */
+  private async count(tenantId: string, n: number): Promise<number> {
     try {
-      return (await this.counter.consume(tenantId)).consumedPoints;
+      return (await this.counter.consume(tenantId, n)).consumedPoints;
     } catch (err) {
       // Past the counter's ceiling (two million jobs in a window): last in line.
-      if (err instanceof RateLimiterRes) return MAX_JOB_PRIORITY;
+      if (err instanceof RateLimiterRes) return MAX_JOB_PRIORITY + n;
       throw err;
     }
   }
