@@ -122,7 +122,11 @@ export async function startWorkerProcesses(
     while (Date.now() < deadline) {
       const dead = workers.find((w) => w.child.exitCode !== null);
       if (dead) throw new Error(`worker exited (${dead.child.exitCode}) while starting:\n${tail(dead.logFile)}`);
-      if ((await queue.getWorkersCount()) >= count) return workers;
+      if ((await queue.getWorkersCount()) >= count) {
+        // The metrics server starts after the BullMQ worker connects (Nest's bootstrap hook).
+        await Promise.all(workers.map((w) => waitForMetrics(w.metricsUrl, 15_000)));
+        return workers;
+      }
       await sleep(200);
     }
     throw new Error(`workers did not connect within 90 s:\n${workers.map((w) => tail(w.logFile)).join('\n')}`);
@@ -131,6 +135,22 @@ export async function startWorkerProcesses(
     throw err;
   } finally {
     await queue.close();
+  }
+}
+
+/**
+ * Waits until a metrics endpoint answers at all (any status), or gives up after `timeoutMs`: an
+ * app whose metrics port was taken runs without metrics, and the bench then says so.
+ */
+async function waitForMetrics(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await (await fetch(url, { signal: AbortSignal.timeout(2_000) })).arrayBuffer();
+      return;
+    } catch {
+      await sleep(100);
+    }
   }
 }
 
