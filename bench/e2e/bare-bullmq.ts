@@ -1,5 +1,5 @@
-import { Queue } from 'bullmq';
-import { redisConnection } from '@switchboard/queue';
+import type { Queue } from 'bullmq';
+import { bareQueue, bareTargetEnv, type BareQueueTarget } from '../support/bare-queue';
 import { startServingScript, type ServingScript } from '../support/child-script';
 import { cpuMsPer, cpuSnapshot } from '../support/cpu-usage';
 import { sleep, summarize, type LatencySummary } from '../support/stats';
@@ -7,14 +7,16 @@ import { poissonSchedule, runOpenLoop } from './poisson';
 
 // The baseline of the end-to-end bench: bare BullMQ, add → process (wait the simulated model
 // latency) → ack, with the same number of worker processes and the same total concurrency as
-// the platform run it is compared with.
+// the platform run it is compared with, on the platform's backend (Redis, or BullMQ's Postgres
+// backend in Postgres mode).
 
 const BARE_WORKER = 'bench/e2e/bare-bullmq-worker.ts';
 const QUEUE = 'bare';
 
 export interface BareSpec {
-  redisUrl: string;
-  prefix: string;
+  target: BareQueueTarget;
+  /** The bench database: its backends count as the baseline's Postgres CPU in Postgres mode. */
+  databaseName: string;
   latencyMs: number;
   processes: number;
   concurrencyPerProcess: number;
@@ -35,17 +37,16 @@ export interface HalfLoadFigure {
 }
 
 export async function runBareBullmq(spec: BareSpec): Promise<{ peak: ThroughputFigure & { cpuMsPerJob: Record<string, number> }; half: HalfLoadFigure }> {
-  const queue = new Queue(QUEUE, { prefix: spec.prefix, connection: redisConnection(spec.redisUrl) });
+  const queue = bareQueue(QUEUE, spec.target);
   const workers: ServingScript[] = [];
   try {
     for (let i = 0; i < spec.processes; i++) {
       workers.push(
         await startServingScript(BARE_WORKER, [], {
-          BARE_PREFIX: spec.prefix,
+          ...bareTargetEnv(spec.target),
           BARE_QUEUE: QUEUE,
           BARE_LATENCY_MS: String(spec.latencyMs),
           BARE_CONCURRENCY: String(spec.concurrencyPerProcess),
-          REDIS_URL: spec.redisUrl,
         }),
       );
     }
@@ -53,14 +54,15 @@ export async function runBareBullmq(spec: BareSpec): Promise<{ peak: ThroughputF
     // Peak: jobs added as fast as 16 producers can (as the platform's messages are posted) while
     // the workers take them; jobs per second from the first add to the last ack.
     const pids = { worker: workers.map((w) => w.child.pid!), bench: [process.pid] };
-    const cpu0 = await cpuSnapshot(pids, 'none');
+    const pg = spec.target.backend === 'postgres' ? { database: spec.databaseName } : 'none';
+    const cpu0 = await cpuSnapshot(pids, pg);
     let next = 0;
     const lane = async (): Promise<void> => {
       while (next < spec.jobs) await queue.add('peak', { i: next++ });
     };
     await Promise.all(Array.from({ length: 16 }, lane));
     await waitForCompleted(queue, spec.jobs, spec.timeoutMs);
-    const cpu1 = await cpuSnapshot(pids, 'none');
+    const cpu1 = await cpuSnapshot(pids, pg);
     const peakJobs = (await queue.getJobs(['completed'], 0, -1)).filter((j) => j.name === 'peak');
     const t0 = Math.min(...peakJobs.map((j) => j.timestamp));
     const t1 = Math.max(...peakJobs.map((j) => j.finishedOn ?? 0));

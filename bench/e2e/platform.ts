@@ -1,6 +1,7 @@
 import type { PrismaClient } from '@switchboard/db';
 import type { ApiHandle } from '../support/processes';
 import { cpuMsPer, cpuPercent, cpuSnapshot } from '../support/cpu-usage';
+import { startRoundTripCount, type RoundTrips } from '../support/round-trips';
 import { sleep, summarize } from '../support/stats';
 import { figure, type HalfLoadFigure, type ThroughputFigure } from './bare-bullmq';
 import { MessagePoster, sessionMessages } from './message-poster';
@@ -22,13 +23,20 @@ export interface PlatformSpec {
   databaseName: string;
   /** Processes whose CPU use is reported per phase (besides Postgres, Redis and the machine). */
   pids: Record<string, number[]>;
+  /** The apps' /metrics endpoints, where the Postgres round trips are counted. */
+  metricsUrls: { api: string[]; worker: string[] };
   /** Called right before the peak phase starts and after it ends (CPU profile of the peak). */
   beforePeak?: () => Promise<void>;
   afterPeak?: () => Promise<void>;
 }
 
 export interface PlatformRun {
-  peak: ThroughputFigure & { cpu: Record<string, number>; cpuMsPerMessage: Record<string, number> };
+  peak: ThroughputFigure & {
+    cpu: Record<string, number>;
+    cpuMsPerMessage: Record<string, number>;
+    /** Postgres round trips per message, by the apps' own counter (or why there is no count). */
+    roundTrips: { api: RoundTrips; worker: RoundTrips };
+  };
   half: HalfLoadFigure & { cpu: Record<string, number>; acceptedToCommitted: ReturnType<typeof summarize>; modelMs: ReturnType<typeof summarize> };
   answered: number;
   failed: number;
@@ -51,6 +59,8 @@ export async function runPlatform(spec: PlatformSpec): Promise<PlatformRun> {
     // Peak: every message of every session posted as fast as the API takes them (16 in flight)
     // while the workers answer: the whole platform's rate, accepted → answered.
     await spec.beforePeak?.();
+    const apiTrips = await startRoundTripCount(spec.metricsUrls.api);
+    const workerTrips = await startRoundTripCount(spec.metricsUrls.worker);
     const cpu0 = await cpuSnapshot(spec.pids, { database: spec.databaseName });
     const t0 = Date.now();
     await poster.postAll(sessionMessages('peak', spec.sessions, spec.perSession), 16);
@@ -62,7 +72,8 @@ export async function runPlatform(spec: PlatformSpec): Promise<PlatformRun> {
         WHERE m."tenantId" = $1::uuid AND m.direction = 'inbound' AND s."externalKey" LIKE 'peak-%'`,
       spec.tenantId,
     );
-    const peak = { ...figure(Number(count), last.getTime() - first.getTime()), cpu: peakCpu, cpuMsPerMessage: cpuMsPer(cpu0, cpuAfterPeak, Number(count)) };
+    const roundTrips = { api: await apiTrips.perUnit(Number(count)), worker: await workerTrips.perUnit(Number(count)) };
+    const peak = { ...figure(Number(count), last.getTime() - first.getTime()), cpu: peakCpu, cpuMsPerMessage: cpuMsPer(cpu0, cpuAfterPeak, Number(count)), roundTrips };
     await spec.afterPeak?.();
 
     // Half of peak: new sessions, Poisson arrivals at half the peak rate, round robin over sessions.
@@ -110,7 +121,8 @@ export async function runPlatform(spec: PlatformSpec): Promise<PlatformRun> {
   }
 }
 
-async function waitUntilAnswered(spec: PlatformSpec, prefix: string, timeoutMs: number): Promise<void> {
+/** Waits until no inbound message of the tenant's sessions whose key starts with `prefix-` is queued. */
+export async function waitUntilAnswered(spec: Pick<PlatformSpec, 'prisma' | 'tenantId'>, prefix: string, timeoutMs: number): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const [{ queued }] = await spec.prisma.$queryRawUnsafe<{ queued: bigint }[]>(

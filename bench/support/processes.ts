@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { Queue } from 'bullmq';
-import { QUEUES, redisConnection } from '@switchboard/queue';
+import { createBullQueue, QUEUES } from '@switchboard/queue';
 import { freePort } from '../../test/support/api-process';
 import { sleep } from './stats';
 
@@ -23,6 +22,8 @@ export interface AppProcess {
   readonly child: ChildProcess;
   readonly pid: number;
   readonly logFile: string;
+  /** Its Prometheus endpoint (each app gets a free metrics port; the bench reads round trips there). */
+  readonly metricsUrl: string;
   stop(): Promise<void>;
 }
 
@@ -35,14 +36,21 @@ function nodeArgs(app: keyof typeof ENTRY, built: boolean, extraNodeArgs: string
   return built ? [...flags, ENTRY[app].built] : [...flags, '-r', '@swc-node/register', ENTRY[app].source];
 }
 
-function spawnApp(app: keyof typeof ENTRY, name: string, env: Record<string, string>, built: boolean, nodeFlags: string[] = []): AppProcess {
+function spawnApp(app: keyof typeof ENTRY, name: string, env: Record<string, string>, built: boolean, metricsPort: number, nodeFlags: string[] = []): AppProcess {
   mkdirSync(LOG_DIR, { recursive: true });
   const logFile = path.join(LOG_DIR, `${name}.log`);
   const out = openSync(logFile, 'w');
   const child = spawn(process.execPath, nodeArgs(app, built, nodeFlags), {
     cwd: ROOT,
     // Only what the app needs: no jest or test variables leak into the measured process.
-    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: built ? 'production' : 'test', LOG_LEVEL: 'warn', ...env },
+    env: {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      NODE_ENV: built ? 'production' : 'test',
+      LOG_LEVEL: 'warn',
+      [app === 'api' ? 'API_METRICS_PORT' : 'WORKER_METRICS_PORT']: String(metricsPort),
+      ...env,
+    },
     stdio: ['ignore', out, out],
   });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -50,6 +58,7 @@ function spawnApp(app: keyof typeof ENTRY, name: string, env: Record<string, str
     child,
     pid: child.pid!,
     logFile,
+    metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`,
     async stop() {
       if (child.exitCode !== null || child.signalCode !== null) return;
       child.kill('SIGTERM');
@@ -72,8 +81,7 @@ export async function startApiProcess(
   nodeFlags: string[] = [],
 ): Promise<ApiHandle> {
   const port = await freePort();
-  // No metrics port: several APIs run at once and the bench reads no metrics.
-  const app = spawnApp('api', name, { API_METRICS_PORT: '0', ...env, PORT: String(port), HOST: '127.0.0.1' }, built, nodeFlags);
+  const app = spawnApp('api', name, { ...env, PORT: String(port), HOST: '127.0.0.1' }, built, await freePort(), nodeFlags);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
@@ -100,14 +108,25 @@ export async function startWorkerProcesses(
   built: boolean,
   nodeFlags: string[] = [],
 ): Promise<AppProcess[]> {
-  const workers = Array.from({ length: count }, (_, i) => spawnApp('worker', `${name}-${i + 1}`, env, built, nodeFlags));
-  const queue = new Queue(QUEUES.turns, { prefix: env.QUEUE_PREFIX, connection: redisConnection(env.REDIS_URL) });
+  const workers: AppProcess[] = [];
+  for (let i = 0; i < count; i++) workers.push(spawnApp('worker', `${name}-${i + 1}`, env, built, await freePort(), nodeFlags));
+  // On the workers' backend (QUEUE_BACKEND=postgres: BullMQ's Postgres backend in the bench database).
+  const queue = createBullQueue(QUEUES.turns, {
+    QUEUE_BACKEND: env.QUEUE_BACKEND === 'postgres' ? 'postgres' : 'redis',
+    REDIS_URL: env.REDIS_URL,
+    DATABASE_URL: env.DATABASE_URL,
+    QUEUE_PREFIX: env.QUEUE_PREFIX,
+  });
   try {
     const deadline = Date.now() + 90_000;
     while (Date.now() < deadline) {
       const dead = workers.find((w) => w.child.exitCode !== null);
       if (dead) throw new Error(`worker exited (${dead.child.exitCode}) while starting:\n${tail(dead.logFile)}`);
-      if ((await queue.getWorkersCount()) >= count) return workers;
+      if ((await queue.getWorkersCount()) >= count) {
+        // The metrics server starts after the BullMQ worker connects (Nest's bootstrap hook).
+        await Promise.all(workers.map((w) => waitForMetrics(w.metricsUrl, 15_000)));
+        return workers;
+      }
       await sleep(200);
     }
     throw new Error(`workers did not connect within 90 s:\n${workers.map((w) => tail(w.logFile)).join('\n')}`);
@@ -116,6 +135,22 @@ export async function startWorkerProcesses(
     throw err;
   } finally {
     await queue.close();
+  }
+}
+
+/**
+ * Waits until a metrics endpoint answers at all (any status), or gives up after `timeoutMs`: an
+ * app whose metrics port was taken runs without metrics, and the bench then says so.
+ */
+async function waitForMetrics(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await (await fetch(url, { signal: AbortSignal.timeout(2_000) })).arrayBuffer();
+      return;
+    } catch {
+      await sleep(100);
+    }
   }
 }
 

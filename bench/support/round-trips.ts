@@ -1,0 +1,67 @@
+// Postgres round trips per message, from the apps' own Prometheus counter
+// (switchboard_pg_round_trips_total, every label summed) read on the API's and each worker's
+// metrics port before and after a phase. An app that does not export the counter makes the figure
+// "not exported"; one whose metrics port did not answer, "metrics unreachable".
+
+export const ROUND_TRIPS_METRIC = 'switchboard_pg_round_trips_total';
+
+/** A count, or why there is none. */
+export type RoundTrips = number | 'not exported' | 'metrics unreachable';
+
+/** The counter summed over the given /metrics URLs. */
+export async function readRoundTrips(metricsUrls: string[]): Promise<RoundTrips> {
+  if (metricsUrls.length === 0) return 'metrics unreachable';
+  let total = 0;
+  for (const url of metricsUrls) {
+    const value = await readCounter(url, ROUND_TRIPS_METRIC);
+    if (typeof value !== 'number') return value;
+    total += value;
+  }
+  return total;
+}
+
+async function readCounter(url: string, name: string): Promise<RoundTrips> {
+  let text: string;
+  try {
+    const res = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+    if (res.status !== 200) return 'metrics unreachable';
+    text = await res.text();
+  } catch {
+    return 'metrics unreachable';
+  }
+  return sumSamples(text, name) ?? 'not exported';
+}
+
+/** Sums every sample of `name` in a Prometheus text exposition (with or without labels); undefined when absent. */
+export function sumSamples(text: string, name: string): number | undefined {
+  let found = false;
+  let sum = 0;
+  for (const line of text.split('\n')) {
+    if (!line.startsWith(name) || (line[name.length] !== '{' && line[name.length] !== ' ')) continue;
+    const rest = line[name.length] === '{' ? line.slice(line.lastIndexOf('}') + 1) : line.slice(name.length);
+    const value = Number(rest.trim().split(/\s+/)[0]);
+    if (Number.isFinite(value)) {
+      sum += value;
+      found = true;
+    }
+  }
+  return found ? sum : undefined;
+}
+
+export interface RoundTripCounter {
+  /** Round trips per unit of work since the counter was started, or why there is no count. */
+  perUnit(units: number): Promise<RoundTrips>;
+}
+
+/** Reads the counter now; the returned handle reads it again and divides the difference. */
+export async function startRoundTripCount(metricsUrls: string[]): Promise<RoundTripCounter> {
+  const before = await readRoundTrips(metricsUrls);
+  return {
+    async perUnit(units: number) {
+      const after = await readRoundTrips(metricsUrls);
+      if (typeof before !== 'number') return before;
+      if (typeof after !== 'number') return after;
+      return (after - before) / Math.max(1, units);
+    },
+  };
+}
