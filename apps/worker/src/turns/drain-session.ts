@@ -19,10 +19,11 @@ export interface DrainRequest {
 
 export interface DrainResult {
   turns: number;
-  /** False when the lease was lost before the own message was answered: the job must retry. */
+  /**
+   * False when the lease was lost before the own message was answered: the job must retry. True
+   * with no turns: someone else settled it (an earlier holder answered it).
+   */
   ownSettled: boolean;
-  /** The own message was settled before the drain began (answered by an earlier holder): no turn ran. */
-  ownSettledBefore: boolean;
 }
 
 const SEQUENTIAL: DoubleTextingConfig = { policy: 'sequential' };
@@ -68,7 +69,7 @@ export class DrainSession {
 
   async execute(req: DrainRequest): Promise<DrainResult> {
     const first = await this.turnState.claim(req.tenantId, req.sessionId, req.ownMessageId);
-    if (req.ownMessageId && first.ownSettled) return { turns: 0, ownSettled: true, ownSettledBefore: true };
+    if (req.ownMessageId && first.ownSettled) return { turns: 0, ownSettled: true };
     let turns = 0;
     let ownSettled = !req.ownMessageId;
     // Once per drain (a policy edit applies from the next drain).
@@ -100,7 +101,7 @@ export class DrainSession {
       more = committed === null || committed.next !== null;
     }
     if (!ownSettled && req.ownMessageId) ownSettled = await this.isSettled(req.tenantId, req.ownMessageId);
-    return { turns, ownSettled, ownSettledBefore: false };
+    return { turns, ownSettled };
   }
 
   private pending(req: DrainRequest, take: number): Promise<PendingMessage[]> {

@@ -109,8 +109,9 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
   private async answer(job: TurnJob, token: string | undefined, lease: Lease): Promise<TurnJobResult> {
     const { tenantId, sessionId, messageId } = job.data;
     const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, lease, stopping: () => this.stopping });
-    if (result.ownSettledBefore) return { status: 'already-answered' };
     if (!result.ownSettled) return this.retryLater(job, token);
+    // Settled, and not by a turn of this drain: an earlier holder answered it.
+    if (result.turns === 0) return { status: 'already-answered' };
     return { status: 'drained', turns: result.turns };
   }
 

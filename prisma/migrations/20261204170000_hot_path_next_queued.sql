@@ -3,6 +3,11 @@
 -- returns the session's next queued inbound message (`next`, null when none), read in the commit's
 -- own transaction after it marked the answered ones. The draining worker goes on to that message,
 -- or ends, without a read of its own. Otherwise the function is the one of 20261204151000.
+-- The session's queued inbound messages get a partial index: the next one is found in a few pages
+-- however many answered messages the session has (a turn's cost must not grow with the
+-- conversation), by the claim-and-load, the commit and the drain's other reads.
+
+CREATE INDEX "Message_queued_inbound_idx" ON "Message"("sessionId", "seq") WHERE "status" = 'queued' AND "direction" = 'inbound';
 
 CREATE OR REPLACE FUNCTION sb_commit_turn(p JSONB) RETURNS JSONB LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
@@ -141,6 +146,7 @@ END
 $$;
 
 -- migrate:down
+DROP INDEX "Message_queued_inbound_idx";
 CREATE OR REPLACE FUNCTION sb_commit_turn(p JSONB) RETURNS JSONB LANGUAGE plpgsql VOLATILE AS $$
 DECLARE
   v_turn UUID := (p->>'turnId')::uuid;
