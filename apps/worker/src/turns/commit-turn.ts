@@ -140,7 +140,7 @@ interface CommitFunctionResult {
   commitMs: number;
   totalMs: number;
   replies: { id: string; text: string; visibleAt?: number }[];
-  /** The session's next queued inbound message (migration 20261204170000); createdAt in epoch ms. */
+  /** The session's next queued inbound message (migration 20261204180000); createdAt in epoch ms. */
   next: { id: string; text: string; createdAt: number } | null;
 }
 
