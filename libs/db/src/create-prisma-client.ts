@@ -1,4 +1,5 @@
 import { PrismaPg } from '@prisma/adapter-pg';
+import { CountingPool } from './counting-pool';
 import { PrismaClient } from './generated/prisma/client';
 
 export interface PrismaClientOptions {
@@ -13,7 +14,12 @@ export interface PrismaClientOptions {
  */
 export const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 15_000 } as const;
 
+/** Prisma on a pool of our own (a CountingPool), which Prisma ends on $disconnect. */
+export function countedAdapter(pool: CountingPool): PrismaPg {
+  return new PrismaPg(pool, { disposeExternalPool: true });
+}
+
 export function createPrismaClient(opts: PrismaClientOptions): PrismaClient {
-  const adapter = new PrismaPg({ connectionString: opts.connectionString, max: opts.max ?? 10 });
+  const adapter = countedAdapter(new CountingPool({ connectionString: opts.connectionString, max: opts.max ?? 10 }));
   return new PrismaClient({ adapter, transactionOptions: TRANSACTION_OPTIONS });
 }

@@ -1,5 +1,7 @@
 export * from './generated/prisma/client';
 export * from './create-prisma-client';
+export * from './counting-pool';
+export * from './round-trip-metric';
 export * from './prisma.service';
 export * from './db.module';
 export * from './api-keys';

@@ -3,7 +3,8 @@ import { ApiMetricsServer } from './metrics-server';
 import { MetricsService } from './metrics.service';
 import { QueueDepthMetrics } from './queue-depth.metrics';
 import { BudgetMetrics } from './budget.metrics';
+import { RoundTripMetrics } from './round-trip.metrics';
 
 @Global()
-@Module({ providers: [MetricsService, QueueDepthMetrics, BudgetMetrics, ApiMetricsServer], exports: [MetricsService] })
+@Module({ providers: [MetricsService, QueueDepthMetrics, BudgetMetrics, RoundTripMetrics, ApiMetricsServer], exports: [MetricsService] })
 export class MetricsModule {}

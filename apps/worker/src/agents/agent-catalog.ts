@@ -20,6 +20,13 @@ export interface LoadedAgent {
   provider: { name: string; model: string };
 }
 
+/** What names the version a turn of the agent runs now: its cache key, read with the turn's state. */
+export interface AgentStamp {
+  publishedVersion: number | null;
+  updatedAt: Date;
+  archivedAt: Date | null;
+}
+
 export class AgentNotFoundError extends Error {
   readonly code = 'agent-not-found';
   constructor(agentId: string, detail: string) {
@@ -48,9 +55,16 @@ export class AgentCatalog {
     private readonly conditions: ConditionRegistry,
   ) {}
 
-  async forAgent(tenantId: string, agentId: string): Promise<LoadedAgent> {
+  /**
+   * `stamp`: the agent's version stamp when the caller read it already (with the turn's state;
+   * null = no such agent), so a cached agent costs no query; else it is read here.
+   */
+  async forAgent(tenantId: string, agentId: string, stamp?: AgentStamp | null): Promise<LoadedAgent> {
     // The cheap check on every call (no config JSON): which version would a turn run now?
-    const current = await this.prisma.agent.findFirst({ where: { id: agentId, tenantId }, select: { publishedVersion: true, updatedAt: true, archivedAt: true } });
+    const current =
+      stamp !== undefined
+        ? stamp
+        : await this.prisma.agent.findFirst({ where: { id: agentId, tenantId }, select: { publishedVersion: true, updatedAt: true, archivedAt: true } });
     if (!current) throw new AgentNotFoundError(agentId, 'no such agent for this tenant');
     // An archived agent is not run, as a deleted one (no channel can point at it; old sessions may).
     if (current.archivedAt) throw new AgentNotFoundError(agentId, 'the agent is archived');

@@ -3,6 +3,7 @@ import type { ScheduledWake, Session } from '@falai/agent';
 import { LATENCY_BUCKET_BOUNDS_MS, ModelPrices, Prisma, PrismaService, usageSlot } from '@switchboard/db';
 import { turnCost } from './turn-cost';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError } from './turn-errors';
+import type { PendingMessage } from './load-turn-state';
 import type { TurnUsage } from './turn-record';
 
 export interface OutboundReply {
@@ -49,6 +50,8 @@ export interface CommittedTurn {
   version: number;
   commitMs: number;
   totalMs: number;
+  /** The session's next queued inbound message as the commit left it (null: none waits). */
+  next: PendingMessage | null;
 }
 
 /**
@@ -58,7 +61,8 @@ export interface CommittedTurn {
  * session state behind a version check (a stale save rolls back and the caller replays), the
  * outbound replies (unique per session and engine key, so a replay inserts nothing twice) with
  * their webhook deliveries (to the channel's webhook as it is at commit), the wakes it scheduled
- * and the one it fired, and last the daily usage and cost roll-ups. The turn is priced here,
+ * and the one it fired, and last the daily usage and cost roll-ups; it returns the session's next queued
+ * inbound message too, so the drain needs no read of its own between turns. The turn is priced here,
  * call by call, at the price in force at commit (turnCost). The function's two checks come back
  * as MessageAlreadyAnsweredError and SessionVersionConflictError.
  */
@@ -125,7 +129,8 @@ export class CommitTurn {
       if (state === VERSION_CONFLICT) throw new SessionVersionConflictError(c.sessionId, c.expectedVersion);
       throw err;
     }
-    return { turnId: c.turnId, answered: c.answered, replies: result.replies, version: result.version, commitMs: result.commitMs, totalMs: result.totalMs };
+    const next = result.next && { id: result.next.id, text: result.next.text, createdAt: new Date(result.next.createdAt) };
+    return { turnId: c.turnId, answered: c.answered, replies: result.replies, version: result.version, commitMs: result.commitMs, totalMs: result.totalMs, next };
   }
 }
 
@@ -135,6 +140,8 @@ interface CommitFunctionResult {
   commitMs: number;
   totalMs: number;
   replies: { id: string; text: string; visibleAt?: number }[];
+  /** The session's next queued inbound message (migration 20261204180000); createdAt in epoch ms. */
+  next: { id: string; text: string; createdAt: number } | null;
 }
 
 // The SQLSTATEs sb_commit_turn raises for its two checks.

@@ -4,15 +4,14 @@ import { PrismaService } from '@switchboard/db';
 import { AgentCatalog } from '../agents/agent-catalog';
 import { DEFAULT_MERGE_WINDOW_MS, MERGE_MAX_MESSAGES, MERGE_MAX_WAIT_WINDOWS } from '../config/worker-settings';
 import type { Lease } from '../lease/session-lease';
-import { RunTurn, type PendingMessage } from './run-turn';
+import { LoadTurnState, type PendingMessage, type SessionClaim, type TurnState } from './load-turn-state';
+import { RunTurn } from './run-turn';
 
 export interface DrainRequest {
   tenantId: string;
   sessionId: string;
   /** The message whose job is draining; the drain never stops before it is settled. */
   ownMessageId?: string;
-  /** The session's agent when the caller read it already (messageState); else the drain reads it. */
-  agentId?: string;
   lease: Lease;
   /** True once the worker is shutting down: finish the own message, leave the rest to their jobs. */
   stopping: () => boolean;
@@ -20,7 +19,10 @@ export interface DrainRequest {
 
 export interface DrainResult {
   turns: number;
-  /** False when the lease was lost before the own message was answered: the job must retry. */
+  /**
+   * False when the lease was lost before the own message was answered: the job must retry. True
+   * with no turns: someone else settled it (an earlier holder answered it).
+   */
   ownSettled: boolean;
 }
 
@@ -31,6 +33,11 @@ const SEQUENTIAL: DoubleTextingConfig = { policy: 'sequential' };
  * agent's double-texting policy: `sequential` runs one turn per message; `merge` waits until the
  * burst has been quiet for the merge window, then answers all its messages in one turn. Messages
  * that arrive meanwhile are picked up by the same loop; their own jobs later find them answered.
+ *
+ * Sequential turns cost two Postgres round trips each (docs/hot-path.md): the claim-and-load
+ * (LoadTurnState.claim: the own message's status, the next queued message, the session, its
+ * agent's version stamp, the history) and the commit, which returns the next queued message, so
+ * the drain ends after the last turn without looking again.
  */
 @Injectable()
 export class DrainSession {
@@ -40,19 +47,8 @@ export class DrainSession {
     private readonly prisma: PrismaService,
     private readonly runTurn: RunTurn,
     private readonly agents: AgentCatalog,
+    private readonly turnState: LoadTurnState,
   ) {}
-
-  /**
-   * What a job needs before it takes the lease, in one query: whether its message still waits
-   * for an answer (answered, failed or gone: settled), and its session's agent (the drain's
-   * policy comes from it).
-   */
-  async messageState(tenantId: string, messageId: string): Promise<{ settled: boolean; agentId?: string }> {
-    const [row] = await this.prisma.$queryRaw<{ status: string; agentId: string }[]>`
-      SELECT m."status", s."agentId" FROM "Message" m JOIN "Session" s ON s."id" = m."sessionId"
-       WHERE m."id" = ${messageId}::uuid AND m."tenantId" = ${tenantId}::uuid`;
-    return row ? { settled: row.status !== 'queued', agentId: row.agentId } : { settled: true };
-  }
 
   /** The session's inbound messages still waiting for an answer, oldest first. */
   async queuedIds(tenantId: string, sessionId: string): Promise<string[]> {
@@ -67,24 +63,42 @@ export class DrainSession {
 
   /** True when the message no longer waits for an answer (answered, failed, or gone). */
   async isSettled(tenantId: string, messageId: string): Promise<boolean> {
-    return (await this.messageState(tenantId, messageId)).settled;
+    const row = await this.prisma.message.findFirst({ where: { id: messageId, tenantId }, select: { status: true } });
+    return !row || row.status !== 'queued';
   }
 
   async execute(req: DrainRequest): Promise<DrainResult> {
+    const first = await this.turnState.claim(req.tenantId, req.sessionId, req.ownMessageId);
+    if (req.ownMessageId && first.ownSettled) return { turns: 0, ownSettled: true };
     let turns = 0;
     let ownSettled = !req.ownMessageId;
-    // Once per drain (a policy edit applies from the next drain); `pending` finds what is left.
-    const policy = await this.policyOf(req.tenantId, req.sessionId, req.agentId);
-    while (req.lease.isHeld) {
+    // Once per drain (a policy edit applies from the next drain).
+    const policy = await this.policyOf(req, first.state);
+    // The state the next turn starts from, when read already; and whether anything may still wait.
+    let claim: SessionClaim | undefined = first;
+    let more = first.next !== null;
+    while (more && req.lease.isHeld) {
       // Only a stopping worker needs to know whether its own message is answered yet.
       if (req.stopping()) {
         if (!ownSettled && req.ownMessageId) ownSettled = await this.isSettled(req.tenantId, req.ownMessageId);
         if (ownSettled) break;
       }
-      const batch = policy.policy === 'merge' ? await this.burst(req, policy.mergeWindowMs ?? DEFAULT_MERGE_WINDOW_MS) : await this.pending(req, 1);
+      let batch: PendingMessage[];
+      if (policy.policy === 'merge') {
+        // The burst's wait makes any state read before it stale: the turn reads its own.
+        batch = await this.burst(req, policy.mergeWindowMs ?? DEFAULT_MERGE_WINDOW_MS);
+        claim = undefined;
+      } else {
+        claim ??= await this.turnState.claim(req.tenantId, req.sessionId);
+        batch = claim.next ? [claim.next] : [];
+      }
       if (batch.length === 0) break;
-      await this.runTurn.execute(req.tenantId, req.sessionId, { kind: 'messages', messages: batch }, req.lease);
+      const committed = await this.runTurn.execute(req.tenantId, req.sessionId, { kind: 'messages', messages: batch }, req.lease, claim?.state);
       turns++;
+      if (req.ownMessageId && committed?.answered.includes(req.ownMessageId)) ownSettled = true;
+      claim = undefined;
+      // The commit saw what is queued after it; a turn dropped uncommitted (answered elsewhere) did not.
+      more = committed === null || committed.next !== null;
     }
     if (!ownSettled && req.ownMessageId) ownSettled = await this.isSettled(req.tenantId, req.ownMessageId);
     return { turns, ownSettled };
@@ -118,13 +132,12 @@ export class DrainSession {
   }
 
   /** The agent's policy; `sequential` when the agent cannot be loaded (the turn then records why). */
-  private async policyOf(tenantId: string, sessionId: string, knownAgentId?: string): Promise<DoubleTextingConfig> {
-    const agentId = knownAgentId ?? (await this.prisma.session.findFirst({ where: { id: sessionId, tenantId }, select: { agentId: true } }))?.agentId;
-    if (!agentId) return SEQUENTIAL;
+  private async policyOf(req: DrainRequest, state: TurnState | undefined): Promise<DoubleTextingConfig> {
+    if (!state) return SEQUENTIAL;
     try {
-      return (await this.agents.forAgent(tenantId, agentId)).config.doubleTexting ?? SEQUENTIAL;
+      return (await this.agents.forAgent(req.tenantId, state.session.agentId, state.agent)).config.doubleTexting ?? SEQUENTIAL;
     } catch (err) {
-      this.logger.warn({ msg: 'agent not loadable; answering one message at a time', sessionId, error: (err as Error).message });
+      this.logger.warn({ msg: 'agent not loadable; answering one message at a time', sessionId: req.sessionId, error: (err as Error).message });
       return SEQUENTIAL;
     }
   }

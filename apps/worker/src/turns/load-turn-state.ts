@@ -1,8 +1,17 @@
 import { Injectable } from '@nestjs/common';
 import type { HistoryItem } from '@falai/agent';
 import { Prisma, PrismaService } from '@switchboard/db';
+import type { AgentStamp } from '../agents/agent-catalog';
 import { HISTORY_LIMIT } from '../config/worker-settings';
 import { TurnSessionMissingError } from './turn-errors';
+
+/** A queued inbound message a turn answers. */
+export interface PendingMessage {
+  id: string;
+  text: string;
+  /** When the API accepted it: the start of its queue wait. */
+  createdAt: Date;
+}
 
 /** The session row a turn runs on. */
 export interface TurnSessionRow {
@@ -21,11 +30,37 @@ export interface TurnState {
   history: HistoryItem[];
   /** The tenant is suspended (read with the session, fresh for every turn): the turn is refused. */
   tenantSuspended: boolean;
+  /** Which version of the session's agent a turn runs now (null: no such agent), AgentCatalog's cache key. */
+  agent: AgentStamp | null;
+}
+
+/**
+ * What the draining worker reads first, in the same one round trip as the turn's state: whether
+ * the job's own message still waits, and the session's next queued inbound message.
+ */
+export interface SessionClaim {
+  /** The job's own message is answered, failed or gone (always false without one). */
+  ownSettled: boolean;
+  /** The session's oldest queued inbound message, null when none waits. */
+  next: PendingMessage | null;
+  /** The state the next turn starts from; undefined when the session is gone. */
+  state?: TurnState;
+}
+
+interface TurnStateRow extends TurnSessionRow {
+  history: HistoryItem[];
+  tenantSuspended: boolean;
+  agentFound: boolean;
+  agentPublishedVersion: number | null;
+  agentUpdatedAt: Date | null;
+  agentArchivedAt: Date | null;
+  ownStatus: string | null;
+  next: { id: string; text: string; createdAt: string } | null;
 }
 
 /**
  * What a turn starts from, in one round trip: the session row (its state and version), whether
- * its tenant is suspended, and the conversation before the message being answered. The history is the messages of committed
+ * its tenant is suspended, which version of its agent runs, and the conversation before the message being answered. The history is the messages of committed
  * turns only (queued messages are not part of it yet), turn by turn, each turn's inbound before
  * its replies: ordering by turn rather than by `seq` matters for bursts, whose first replies are
  * stored after the later messages arrived. The last HISTORY_LIMIT messages.
@@ -35,11 +70,30 @@ export class LoadTurnState {
   constructor(private readonly prisma: PrismaService) {}
 
   async execute(tenantId: string, sessionId: string): Promise<TurnState> {
-    const [row] = await this.prisma.$queryRaw<(TurnSessionRow & { history: HistoryItem[]; tenantSuspended: boolean })[]>(turnStateQuery(tenantId, sessionId));
+    const [row] = await this.prisma.$queryRaw<TurnStateRow[]>(turnStateQuery(tenantId, sessionId));
     if (!row) throw new TurnSessionMissingError(sessionId);
-    const { history, tenantSuspended, ...session } = row;
-    return { session, history, tenantSuspended };
+    return turnStateOf(row);
   }
+
+  /**
+   * The drain's claim-and-load: the turn's state as `execute` reads it, plus whether the job's own
+   * message (`ownMessageId`) still waits and the session's next queued message, in one round trip.
+   * With the own message settled the history is not read: the job ends without a turn.
+   */
+  async claim(tenantId: string, sessionId: string, ownMessageId?: string): Promise<SessionClaim> {
+    const [row] = await this.prisma.$queryRaw<TurnStateRow[]>(turnStateQuery(tenantId, sessionId, ownMessageId));
+    // No session (deleted with its messages): nothing waits, the own message included.
+    if (!row) return { ownSettled: true, next: null };
+    const ownSettled = ownMessageId !== undefined && row.ownStatus !== 'queued';
+    const next = row.next && { id: row.next.id, text: row.next.text, createdAt: new Date(row.next.createdAt) };
+    return { ownSettled, next, state: turnStateOf(row) };
+  }
+}
+
+function turnStateOf(row: TurnStateRow): TurnState {
+  const { history, tenantSuspended, agentFound, agentPublishedVersion, agentUpdatedAt, agentArchivedAt, ownStatus: _own, next: _next, ...session } = row;
+  const agent = agentFound ? { publishedVersion: agentPublishedVersion, updatedAt: agentUpdatedAt!, archivedAt: agentArchivedAt } : null;
+  return { session, history, tenantSuspended, agent };
 }
 
 /**
@@ -53,11 +107,24 @@ export class LoadTurnState {
  * Every turn holds at least the inbound it answered, so HISTORY_LIMIT turns always cover the last
  * HISTORY_LIMIT messages. Exported so a test can read its plan.
  */
-export function turnStateQuery(tenantId: string, sessionId: string): Prisma.Sql {
+export function turnStateQuery(tenantId: string, sessionId: string, ownMessageId?: string): Prisma.Sql {
+  // The own message's status; with it settled the history is not needed (a CASE runs its subquery only when taken).
+  const own = ownMessageId
+    ? Prisma.sql`(SELECT o."status"::text FROM "Message" o WHERE o."id" = ${ownMessageId}::uuid AND o."sessionId" = s."id" AND o."tenantId" = s."tenantId")`
+    : Prisma.sql`NULL::text`;
+  const historyWanted = ownMessageId ? Prisma.sql`${own} = 'queued'` : Prisma.sql`true`;
   return Prisma.sql`
       SELECT s."id", s."tenantId", s."status"::text AS "status", s."channelId", s."agentId", s."state", s."version",
              COALESCE((SELECT tn."status" = 'suspended' FROM "Tenant" tn WHERE tn."id" = s."tenantId"), false) AS "tenantSuspended",
-             COALESCE((
+             a."id" IS NOT NULL AS "agentFound", a."publishedVersion" AS "agentPublishedVersion",
+             a."updatedAt" AS "agentUpdatedAt", a."archivedAt" AS "agentArchivedAt",
+             ${own} AS "ownStatus",
+             (SELECT json_build_object('id', q."id", 'text', q."text", 'createdAt', q."createdAt")
+                FROM "Message" q
+               WHERE q."sessionId" = s."id" AND q."tenantId" = s."tenantId" AND q."direction" = 'inbound' AND q."status" = 'queued'
+               ORDER BY q."seq"
+               LIMIT 1) AS "next",
+             CASE WHEN ${historyWanted} THEN COALESCE((
                SELECT json_agg(json_build_object(
                         'role', CASE WHEN h."direction" = 'inbound' THEN 'user' ELSE 'assistant' END,
                         'content', h."text") ORDER BY h."turnAt", h."direction", h."seq")
@@ -71,7 +138,8 @@ export function turnStateQuery(tenantId: string, sessionId: string): Prisma.Sql 
                                               ORDER BY "direction" DESC, "seq" DESC
                                               LIMIT ${HISTORY_LIMIT}) AS m
                         ORDER BY t."createdAt" DESC, m."direction" DESC, m."seq" DESC
-                        LIMIT ${HISTORY_LIMIT}) AS h), '[]'::json) AS "history"
+                        LIMIT ${HISTORY_LIMIT}) AS h), '[]'::json) ELSE '[]'::json END AS "history"
         FROM "Session" s
+        LEFT JOIN "Agent" a ON a."id" = s."agentId" AND a."tenantId" = s."tenantId"
        WHERE s."id" = ${sessionId}::uuid AND s."tenantId" = ${tenantId}::uuid`;
 }

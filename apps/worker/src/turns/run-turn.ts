@@ -9,7 +9,7 @@ import { MAX_CONFLICT_REPLAYS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
 import { CommitTurn, type CommittedTurn, type OutboundReply, type TurnCommit } from './commit-turn';
 import { recordCommittedTurn } from '../metrics/turn-metrics';
-import { LoadTurnState, type TurnState } from './load-turn-state';
+import { LoadTurnState, type PendingMessage, type TurnState } from './load-turn-state';
 import { SessionEvents } from './session-events';
 import {
   MessageAlreadyAnsweredError,
@@ -25,12 +25,7 @@ import { permanentFailureCode } from './turn-failure';
 import { planFailure, planFromResult, planHandedOff, turnStatus, type TurnBase } from './turn-plan';
 import { WakeScheduler } from '../wakes/wake-scheduler';
 
-export interface PendingMessage {
-  id: string;
-  text: string;
-  /** When the API accepted it: the start of its queue wait. */
-  createdAt: Date;
-}
+export type { PendingMessage } from './load-turn-state';
 
 /**
  * What a turn answers: customer messages (one, or a merged burst), a scheduled wake, or a flow
@@ -69,13 +64,23 @@ export class RunTurn {
     private readonly quotas: TenantQuotas,
   ) {}
 
-  /** `lease`: the session lease the caller holds; a turn whose lease lapsed never commits. */
-  async execute(tenantId: string, sessionId: string, trigger: TurnTrigger, lease?: { readonly isHeld: boolean }): Promise<CommittedTurn | null> {
+  /**
+   * `lease`: the session lease the caller holds; a turn whose lease lapsed never commits.
+   * `state`: the session's state when the caller read it already (the drain's claim-and-load); a
+   * replay after a version conflict reads it afresh.
+   */
+  async execute(
+    tenantId: string,
+    sessionId: string,
+    trigger: TurnTrigger,
+    lease?: { readonly isHeld: boolean },
+    state?: TurnState,
+  ): Promise<CommittedTurn | null> {
     const firstStart = Date.now();
     const what = describe(trigger);
     for (let replay = 0; replay <= MAX_CONFLICT_REPLAYS; replay++) {
       const startedAt = Date.now();
-      const loaded = await this.turnState.execute(tenantId, sessionId);
+      const loaded = replay === 0 && state ? state : await this.turnState.execute(tenantId, sessionId);
       const turnId = randomUUID();
       this.logger.log({ msg: 'turn started', sessionId, ...what, turnId, replay, at: startedAt });
       const planned = await this.plan(loaded, trigger, turnId, startedAt, firstStart);
@@ -150,7 +155,7 @@ export class RunTurn {
 
   /** Runs the engine and shapes the commit; null when there is nothing to commit (a stale wake). */
   private async plan(
-    { session, history, tenantSuspended }: TurnState,
+    { session, history, tenantSuspended, agent }: TurnState,
     trigger: TurnTrigger,
     turnId: string,
     startedAt: number,
@@ -193,7 +198,7 @@ export class RunTurn {
 
     let result: TurnResult;
     try {
-      loaded = await this.agents.forAgent(session.tenantId, session.agentId);
+      loaded = await this.agents.forAgent(session.tenantId, session.agentId, agent);
       // Suspended after the turn was queued: read with the session for every turn (no cache), so a
       // suspension stops the very next turn and a reactivation lets it run. The customer who wrote
       // gets the fallback message, as over quota; wakes, events and starts end without a reply.

@@ -30,7 +30,7 @@ function processorWith(drainError: Error) {
   };
   const leases = { acquire: async () => lease } as unknown as SessionLeases;
   const drain = {
-    messageState: async () => ({ settled: false, agentId: 'agent' }),
+    isSettled: async () => false,
     queuedIds: async () => ['m'],
     execute: async () => {
       throw drainError;

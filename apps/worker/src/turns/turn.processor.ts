@@ -68,13 +68,15 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
 
   async process(job: TurnJob, token?: string): Promise<TurnJobResult> {
     const { tenantId, sessionId, messageId } = job.data;
-    const own = messageId ? await this.drain.messageState(tenantId, messageId) : undefined;
-    if (own?.settled) return { status: 'already-answered' };
-
+    // The lease first: the drain's first read tells whether the own message still waits. Only a
+    // job that finds the lease busy reads that itself, to end at once if the holder answered it.
     const lease = await this.leases.acquire(sessionId);
-    if (!lease) return this.retryLater(job, token);
+    if (!lease) {
+      if (messageId && (await this.drain.isSettled(tenantId, messageId))) return { status: 'already-answered' };
+      return this.retryLater(job, token);
+    }
     try {
-      return job.data.wake ? await this.wake(job, token, lease) : await this.answer(job, token, lease, own?.agentId);
+      return job.data.wake ? await this.wake(job, token, lease) : await this.answer(job, token, lease);
     } catch (err) {
       if (err instanceof DelayedError) throw err;
       if (err instanceof SessionLeaseLostError) return await this.retryLater(job, token);
@@ -104,10 +106,12 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     }
   }
 
-  private async answer(job: TurnJob, token: string | undefined, lease: Lease, agentId: string | undefined): Promise<TurnJobResult> {
+  private async answer(job: TurnJob, token: string | undefined, lease: Lease): Promise<TurnJobResult> {
     const { tenantId, sessionId, messageId } = job.data;
-    const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, agentId, lease, stopping: () => this.stopping });
+    const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, lease, stopping: () => this.stopping });
     if (!result.ownSettled) return this.retryLater(job, token);
+    // Settled, and not by a turn of this drain: an earlier holder answered it.
+    if (result.turns === 0) return { status: 'already-answered' };
     return { status: 'drained', turns: result.turns };
   }
 

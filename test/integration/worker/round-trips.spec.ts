@@ -1,0 +1,114 @@
+import type { AgentConfig } from '@switchboard/agent-config';
+import type { PrismaClient } from '@switchboard/db';
+import { freePort } from '../../support/api-process';
+import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
+import { startWorker, type WorkerProcess } from '../../support/worker-process';
+import { call, eventually, startPrivateApi, type PrivateApi } from './support/private-api';
+
+// The hot path's promise (issue #23, docs/hot-path.md), counted by the processes themselves
+// (switchboard_pg_round_trips_total): with warm caches, one Postgres round trip per accepted
+// message at ingest, and two per answered message in the worker (claim-and-load, commit). A
+// change that adds one fails here.
+
+jest.setTimeout(180_000);
+
+/** One speak call per turn, sequential double-texting: the common case. */
+const SPEAKER: AgentConfig = {
+  name: 'Speaker',
+  provider: { kind: 'scripted', model: 'speaker-script', scripted: { rules: [{ call: 'speak', reply: 'Olá! Como posso ajudar?' }] } },
+  fields: {},
+  flows: [],
+  tools: [],
+  doubleTexting: { policy: 'sequential' },
+};
+
+const SESSIONS = 5;
+
+describe('Postgres round trips per message', () => {
+  let api: PrivateApi;
+  let worker: WorkerProcess;
+  let workerMetricsUrl: string;
+  let prisma: PrismaClient;
+  let fx: TenantFixture;
+
+  beforeAll(async () => {
+    api = await startPrivateApi();
+    prisma = testPrisma();
+    fx = await createTenantFixture(prisma, { agentConfig: SPEAKER });
+    const port = await freePort();
+    worker = await startWorker({ QUEUE_PREFIX: api.queuePrefix, WORKER_METRICS_PORT: String(port), WORKER_METRICS_HOST: '127.0.0.1' });
+    workerMetricsUrl = `http://127.0.0.1:${port}/metrics`;
+  });
+
+  afterAll(async () => {
+    await worker?.kill();
+    await api?.stop();
+    await prisma?.$disconnect();
+  });
+
+  async function roundTrips(url: string): Promise<number> {
+    const text = await (await fetch(url)).text();
+    const match = /^switchboard_pg_round_trips_total (\d+)$/m.exec(text);
+    if (!match) throw new Error(`no switchboard_pg_round_trips_total at ${url}`);
+    return Number(match[1]);
+  }
+
+  /**
+   * The round trips `url`'s process made during `work`, less what a scrape itself costs there
+   * (the API's budget gauges read the database when scraped; the counter is read before them).
+   */
+  async function during(url: string, work: () => Promise<void>, scrapeCost: number): Promise<number> {
+    const before = await roundTrips(url);
+    await work();
+    return (await roundTrips(url)) - before - scrapeCost;
+  }
+
+  async function scrapeCost(url: string): Promise<number> {
+    const a = await roundTrips(url);
+    const b = await roundTrips(url);
+    const c = await roundTrips(url);
+    // Two idle scrapes cost the same, or something else ran meanwhile.
+    expect(c - b).toBe(b - a);
+    return b - a;
+  }
+
+  /** Posts one message to each session (plain POST, no ?wait) and returns their ids. */
+  async function post(sessions: string[], text: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (const session of sessions) {
+      const res = await call<{ messageId: string; status: string }>(api, 'POST', '/v1/messages', fx.apiKey, { session, text });
+      expect(res.status).toBe(202);
+      ids.push(res.body.messageId);
+    }
+    return ids;
+  }
+
+  async function answered(ids: string[]): Promise<void> {
+    await eventually(async () => (await prisma.message.count({ where: { id: { in: ids }, status: 'answered' } })) === ids.length);
+  }
+
+  it('makes 1 at ingest per accepted message and 2 in the worker per answered message', async () => {
+    // Warm: the API's key, status and quota caches, the worker's agent, quota verdict and prices.
+    await answered(await post([`warm-${uniqueSuffix()}`, `warm-${uniqueSuffix()}`], 'oi'));
+    const apiScrape = await scrapeCost(api.metricsUrl);
+    const workerScrape = await scrapeCost(workerMetricsUrl);
+
+    const sessions = Array.from({ length: SESSIONS }, () => `rt-${uniqueSuffix()}`);
+    let ingest = 0;
+    const worked = await during(
+      workerMetricsUrl,
+      async () => {
+        // New sessions, then a second message in each (history, a session at version 1).
+        for (const text of ['oi', 'tudo bem?']) {
+          let ids: string[] = [];
+          ingest += await during(api.metricsUrl, async () => void (ids = await post(sessions, text)), apiScrape);
+          await answered(ids);
+        }
+      },
+      workerScrape,
+    );
+
+    const messages = SESSIONS * 2;
+    expect({ ingestPerMessage: ingest / messages, workerPerMessage: worked / messages }).toEqual({ ingestPerMessage: 1, workerPerMessage: 2 });
+  });
+});
