@@ -108,7 +108,15 @@ describe('Postgres round trips per message', () => {
       workerScrape,
     );
 
+    // Per message, 1 and 2 exactly, plus the odd refresh of a cache that expired meanwhile (the
+    // API's key, status and quota caches live 5 s, and a loaded machine stretches the test past
+    // that; the worker's sweeper may pass too). Those add a fraction; one more round trip per
+    // message adds a whole one, so the figures must stay below the next integer.
     const messages = SESSIONS * 2;
-    expect({ ingestPerMessage: ingest / messages, workerPerMessage: worked / messages }).toEqual({ ingestPerMessage: 1, workerPerMessage: 2 });
+    const perMessage = { ingest: ingest / messages, worker: worked / messages };
+    expect(perMessage.ingest).toBeGreaterThanOrEqual(1);
+    expect(perMessage.ingest).toBeLessThan(2);
+    expect(perMessage.worker).toBeGreaterThanOrEqual(2);
+    expect(perMessage.worker).toBeLessThan(3);
   });
 });
