@@ -296,22 +296,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
           log('chaos: Postgres back');
           continue;
         }
-        // Kill a worker that is up; its replacement starts in the background, as a supervisor would.
-        // A worker with turns running is preferred: a kill that catches no turn measures no failover.
-        const up = workers.map((w, i) => (w ? i : -1)).filter((i) => i >= 0);
-        if (up.length === 0) continue;
-        const busy = up.filter((i) => runningTurns(workers[i]!.logs).size > 0);
-        const pool = busy.length > 0 ? busy : up;
-        const victim = pool[Math.floor(random() * pool.length)];
-        const dying = workers[victim]!;
-        workers[victim] = undefined;
-        killed.add(dying);
-        lastKill = { worker: dying, at: Date.now() };
-        kills.push(lastKill);
-        await dying.kill();
-        report.workerKills++;
-        log(`chaos: worker ${victim} SIGKILLed at ${accepted.size} accepted`);
-        restarts.push(supervise(workerEnv).then((w) => (workers[victim] = track(w))));
+        await killOne(false);
       }
       await Promise.all(restarts);
       // A short run may end before its turn for a flush or an outage came: do them now, so every
@@ -326,7 +311,36 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         await proxy.outage(OUTAGE_MS);
         report.postgresOutages++;
       }
+      // The last fault of every run: a SIGKILL of a worker with turns running while the backlog
+      // drains, so "recovery after the last SIGKILL" (issue #24's target) is always measured.
+      if (await killOne(true)) await Promise.all(restarts);
     })();
+
+    /**
+     * Kills a worker that is up; its replacement starts in the background, as a supervisor would.
+     * A worker with turns running is preferred (a kill that catches no turn measures no failover);
+     * `busyOnly` waits up to 10 s for one and kills nothing if none comes. True when it killed.
+     */
+    async function killOne(busyOnly: boolean): Promise<boolean> {
+      const upWorkers = () => workers.map((w, i) => (w ? i : -1)).filter((i) => i >= 0);
+      const busyWorkers = () => upWorkers().filter((i) => runningTurns(workers[i]!.logs).size > 0);
+      for (const until = Date.now() + 10_000; busyOnly && busyWorkers().length === 0 && Date.now() < until; ) await sleep(50);
+      const busy = busyWorkers();
+      const pool = busy.length > 0 || busyOnly ? busy : upWorkers();
+      if (pool.length === 0) return false;
+      const victim = pool[Math.floor(random() * pool.length)];
+      const dying = workers[victim]!;
+      workers[victim] = undefined;
+      killed.add(dying);
+      lastKill = { worker: dying, at: Date.now() };
+      kills.push(lastKill);
+      report.faultAfterLastKill = false;
+      await dying.kill();
+      report.workerKills++;
+      log(`chaos: worker ${victim} SIGKILLed at ${accepted.size} accepted${busyOnly ? ' (the last fault)' : ''}`);
+      restarts.push(supervise(workerEnv).then((w) => (workers[victim] = track(w))));
+      return true;
+    }
     // Both settle before anything is torn down, so no fault restarts a worker after the end.
     const ended = await Promise.allSettled([load, faults]);
     for (const e of ended) if (e.status === 'rejected') throw e.reason;
