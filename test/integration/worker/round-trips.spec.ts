@@ -1,5 +1,6 @@
 import type { AgentConfig } from '@switchboard/agent-config';
 import type { PrismaClient } from '@switchboard/db';
+import { readRoundTrips } from '../../../bench/support/round-trips';
 import { freePort } from '../../support/api-process';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
@@ -47,10 +48,9 @@ describe('Postgres round trips per message', () => {
   });
 
   async function roundTrips(url: string): Promise<number> {
-    const text = await (await fetch(url)).text();
-    const match = /^switchboard_pg_round_trips_total (\d+)$/m.exec(text);
-    if (!match) throw new Error(`no switchboard_pg_round_trips_total at ${url}`);
-    return Number(match[1]);
+    const count = await readRoundTrips([url]);
+    if (typeof count !== 'number') throw new Error(`switchboard_pg_round_trips_total at ${url}: ${count}`);
+    return count;
   }
 
   /**
