@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { seededRandom } from '@falai/agent';
 import type { AgentConfig } from '@switchboard/agent-config';
+import { createBullQueue, QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { createPrismaClient, type PrismaClient } from '@switchboard/db';
 import { startApi, stopApi, type ApiProcess } from '../../support/api-process';
 import { createTenantFixture, type TenantFixture } from '../../support/fixtures';
@@ -45,6 +47,10 @@ export interface ChaosReport {
   workerKills: number;
   /** Workers that exited without being killed by the run: must be 0. */
   workerCrashes: number;
+  /** For each of those: its exit code and the last lines it logged, so a failing CI says why. */
+  crashDetails: string[];
+  /** For each lost message (at most 10): its session and what became of its jobs, so a failing CI says where it stopped. */
+  lostDetails: string[];
   /** Jobs put back delayed because the model's understand call was down (from the workers' logs). */
   understandDeferrals: number;
   redisFlushes: number;
@@ -153,11 +159,11 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   // Every worker process the run started, and those it killed on purpose.
   const started: WorkerProcess[] = [];
   const killed = new Set<WorkerProcess>();
-  let crashes = 0;
+  const crashDetails: string[] = [];
   const track = (w: WorkerProcess): WorkerProcess => {
     started.push(w);
-    void w.exited.then(() => {
-      if (!killed.has(w)) crashes++;
+    void w.exited.then((code) => {
+      if (!killed.has(w)) crashDetails.push(describeCrash(w, code));
     });
     return w;
   };
@@ -202,6 +208,8 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       usageMismatch: [],
       workerKills: 0,
       workerCrashes: 0,
+      crashDetails: [],
+      lostDetails: [],
       understandDeferrals: 0,
       redisFlushes: 0,
       postgresOutages: 0,
@@ -359,13 +367,15 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     log(`chaos: settled in ${report.settleMs} ms`);
 
     await countOutcomes(prisma, fx, accepted, report);
+    if (report.lost > 0) report.lostDetails = await describeLost(prisma, accepted, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: queuePrefix, QUEUE_BACKEND: postgresMode ? 'postgres' : 'redis' });
     for (const kill of kills) {
       const caught = await measureRecovery(prisma, kill);
       report.recoverySessions += caught.sessions;
       if (caught.ms !== null) report.recoveryMs = Math.max(report.recoveryMs ?? 0, caught.ms);
       if (kill === lastKill) report.lastKillRecoveryMs = caught.ms;
     }
-    report.workerCrashes = crashes;
+    report.workerCrashes = crashDetails.length;
+    report.crashDetails = crashDetails;
     report.understandDeferrals = started.reduce((n, w) => n + w.logs.filter((l) => l.msg === 'turn deferred: provider unavailable').length, 0);
     return report;
   } finally {
@@ -402,6 +412,38 @@ async function measureRecovery(prisma: PrismaClient, kill: { worker: WorkerProce
   const firstAfter = new Map(after.map((a) => [a.sessionId, a._min.createdAt!.getTime()]));
   // A caught session with no turn since (still unanswered at the end) counts as never recovered.
   return { sessions: caught.length, ms: Math.max(...caught.map((s) => (firstAfter.get(s) ?? Number.POSITIVE_INFINITY) - kill.at)) };
+}
+
+/** A worker that died on its own: its exit code and the tail of its log file (JSON lines and stderr). */
+function describeCrash(w: WorkerProcess, code: number | null): string {
+  let tail = '';
+  try {
+    tail = readFileSync(w.logFile, 'utf8').split('\n').slice(-15).join('\n');
+  } catch {
+    tail = '(no log file)';
+  }
+  return `worker pid ${w.pid} exited with code ${code}; last lines of ${w.logFile}:\n${tail}`;
+}
+
+/** The first lost messages: status, and the state of the turn job and the sweeper's job for each. */
+async function describeLost(prisma: PrismaClient, accepted: Map<string, string>, env: Parameters<typeof createBullQueue>[1]): Promise<string[]> {
+  const lost = await prisma.message.findMany({ where: { id: { in: [...accepted.keys()] }, status: 'queued' }, take: 10, select: { id: true, sessionId: true, seq: true, createdAt: true } });
+  const queue = createBullQueue<TurnJobData>(QUEUES.turns, env);
+  try {
+    const lines: string[] = [];
+    for (const m of lost) {
+      const jobs: string[] = [];
+      for (const id of [turnJobId(m.id), `sweep-${m.id}`]) {
+        const job = await queue.getJob(id);
+        const state = job ? await job.getState() : 'none';
+        jobs.push(`${id}: ${state}${job?.failedReason ? ` (${job.failedReason})` : ''}${job ? ` attempts ${job.attemptsMade}, stalled ${job.stalledCounter}` : ''}`);
+      }
+      lines.push(`lost ${m.id} (session ${m.sessionId}, seq ${m.seq}, accepted ${m.createdAt.toISOString()}): ${jobs.join('; ')}`);
+    }
+    return lines;
+  } finally {
+    await queue.close();
+  }
 }
 
 /** The turns a worker's log shows started and not ended (sessionId → turnId). */
@@ -520,5 +562,6 @@ export function formatReport(r: ChaosReport): string {
     ['recovery after the last SIGKILL', recoveryLine(r.lastKillRecoveryMs, r)],
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
-  return rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+  const table = rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
+  return [table, ...r.crashDetails, ...r.lostDetails].join('\n\n');
 }
