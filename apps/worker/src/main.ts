@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { queueBackend } from '@switchboard/config';
 import { Logger } from 'nestjs-pino';
 import { loadWorkerEnv } from './config/worker-env';
+import { QueuesReady } from './queues/queues-ready';
 import { WorkerModule } from './worker.module';
 
 async function bootstrap(): Promise<void> {
@@ -14,6 +15,7 @@ async function bootstrap(): Promise<void> {
   // SIGTERM/SIGINT: the turn processor stops taking jobs and waits for running turns, then the
   // database and Redis connections close and the process exits.
   app.enableShutdownHooks();
+  await app.get(QueuesReady).wait();
   logger.log(
     { msg: 'worker ready', concurrency: env.WORKER_CONCURRENCY, queuePrefix: env.QUEUE_PREFIX, backend: queueBackend(env) },
     'Worker',

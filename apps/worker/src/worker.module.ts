@@ -16,6 +16,7 @@ import { TurnsModule } from './turns/turns.module';
 import { WorkerMetricsModule } from './metrics/metrics.module';
 import { SessionActionsModule } from './actions/session-actions.module';
 import { AgentRunsModule } from './agent-runs/agent-runs.module';
+import { QueuesReadyModule } from './queues/queues-ready';
 
 /** The worker process: an application context (no HTTP server) running the BullMQ processors. */
 @Module({})
@@ -50,6 +51,7 @@ export class WorkerModule {
         UsageModule,
         DeliveriesModule,
         AgentRunsModule,
+        QueuesReadyModule,
       ],
     };
   }

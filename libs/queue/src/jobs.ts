@@ -15,6 +15,8 @@ export interface TurnJobData {
   wakeAt?: number;
   /** Transient provider failures retried so far by this job (the worker's retry ladder). */
   providerRetries?: number;
+  /** Fresh jobs this message got after one stalled out, its workers dying (apps/worker/src/sweeper/sweep-job.ts). */
+  stallResweeps?: number;
 }
 
 /** Job ids derived from the message id make enqueueing idempotent: BullMQ ignores a duplicate id. */

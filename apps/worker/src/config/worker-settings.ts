@@ -9,7 +9,7 @@ import { loadWorkerEnv } from './worker-env';
  * renews the job lock every half lockDuration for as long as the turn runs, so the lock only has
  * to outlive a renewal gap, and a crashed process's job comes back within ~lockDuration +
  * stalledInterval (4 s + 1 s by default: failover in seconds, issue #24). A job may stall twice
- * before it fails (the sweeper still re-enqueues it).
+ * before it fails; a job that stalled out gets a fresh one at once (STALL_RESWEEPS).
  * `autorun: false`: the processor starts taking jobs only once the whole app is up.
  */
 export function turnWorkerOptions(source: NodeJS.ProcessEnv = process.env): Partial<WorkerOptions> {
@@ -58,6 +58,12 @@ export const SWEEP_BATCH = 500;
  * queue, retried by hand. Completed ones go after an hour (the sweeper removes them anyway).
  */
 export const SWEEP_JOB_OPTIONS = { ...TURN_JOB_OPTIONS, removeOnComplete: { age: 3600 } } as const;
+
+/**
+ * Fresh jobs a message gets after its job stalled out (maxStalledCount + 1 = 3 worker deaths
+ * with it in flight), so only a message in flight in 12 dying workers is dead-lettered for it.
+ */
+export const STALL_RESWEEPS = 3;
 
 /**
  * Delays before a turn job retries after a transient provider failure of the understand call

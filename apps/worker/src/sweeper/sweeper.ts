@@ -5,16 +5,14 @@ import type { Queue } from 'bullmq';
 import { PrismaService } from '@switchboard/db';
 import { QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
-import { SWEEP_BATCH, SWEEP_JOB_OPTIONS } from '../config/worker-settings';
+import { SWEEP_BATCH } from '../config/worker-settings';
 import { LEASE_STORE } from '../backend/backend.tokens';
 import type { LeaseStore } from '../lease/lease-store';
 import { WakeScheduler, wakeJobId } from '../wakes/wake-scheduler';
 import { PeriodicTask } from '../periodic/periodic-task';
+import { addSweepJob, resweepStalledOut, sweepJobId } from './sweep-job';
 
-/** The job id the sweeper uses for a message whose own job is gone or finished. */
-export function sweepJobId(messageId: string): string {
-  return `sweep-${messageId}`;
-}
+export { sweepJobId } from './sweep-job';
 
 const LIVE_STATES = new Set(['waiting', 'active', 'delayed', 'prioritized', 'waiting-children']);
 
@@ -82,16 +80,16 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
     let enqueued = 0;
     for (const m of stale) {
       if (await this.hasLiveJob(m.id)) continue;
-      // The sweeper's own job already failed all its attempts: the message is dead-lettered (the
-      // failed job stays visible and can be retried); sweeping it again would loop forever.
-      if ((await this.queue.getJobState(sweepJobId(m.id))) === 'failed') continue;
-      // A completed sweep job keeps its id; remove it so the new one is not deduplicated away.
-      await this.queue.remove(sweepJobId(m.id)).catch(() => undefined);
-      await this.queue.add(
-        'turn',
-        { tenantId: m.tenantId, sessionId: m.sessionId, messageId: m.id, acceptedAt: m.createdAt.getTime() },
-        { jobId: sweepJobId(m.id), ...SWEEP_JOB_OPTIONS },
-      );
+      const sweep = await this.queue.getJob(sweepJobId(m.id));
+      if (sweep && (await sweep.getState()) === 'failed') {
+        // Stalled out (its workers died): a fresh job, as the processor adds one at once; a
+        // worker that died before it could is covered here. Failed for an error of its own: the
+        // message is dead-lettered (the failed job stays visible and can be retried); sweeping it
+        // again would loop forever.
+        if (await resweepStalledOut(this.queue, sweep)) enqueued++;
+        continue;
+      }
+      await addSweepJob(this.queue, { tenantId: m.tenantId, sessionId: m.sessionId, messageId: m.id, acceptedAt: m.createdAt.getTime() });
       enqueued++;
     }
     // Wakes due before the next sweep: a lost job is re-added with its delay and fires on time.

@@ -1,5 +1,5 @@
 import { ProviderError } from '@falai/agent';
-import { DelayedError, type Job } from 'bullmq';
+import { DelayedError, type Job, type Queue } from 'bullmq';
 import type { TurnJobData } from '@switchboard/queue';
 import type { WorkerEnv } from '../config/worker-env';
 import type { SessionLeases } from '../lease/session-lease';
@@ -46,6 +46,7 @@ function processorWith(drainError: Error) {
     {} as FlowInputLoader,
     sessionEvents,
     deferrals as unknown as RecordUnderstandDeferral,
+    {} as Queue<TurnJobData>,
   );
   const job = {
     data: { tenantId: 't', sessionId: 's', messageId: 'm' },

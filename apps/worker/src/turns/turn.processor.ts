@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
-import { DelayedError, type Job } from 'bullmq';
+import { InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
+import { DelayedError, type Job, type Queue } from 'bullmq';
 import { scrubSecretText } from '@falai/agent';
 import { isFlowInputWakeKey, QUEUES, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
@@ -16,6 +16,7 @@ import { SessionEvents } from './session-events';
 import { UnderstandDeferredError } from './turn-errors';
 import { transientRetryDelayMs } from './turn-failure';
 import { putStalledTurnJobFirst } from './stalled-turn-job';
+import { resweepStalledOut, stalledOut } from '../sweeper/sweep-job';
 
 type TurnJob = Job<TurnJobData>;
 
@@ -44,6 +45,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     private readonly inputs: FlowInputLoader,
     private readonly events: SessionEvents,
     private readonly deferrals: RecordUnderstandDeferral,
+    @InjectQueue(QUEUES.turns) private readonly queue: Queue<TurnJobData>,
   ) {
     super();
   }
@@ -152,6 +154,14 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
 
   @OnWorkerEvent('failed')
   onFailed(job: TurnJob | undefined, err: Error): void {
+    if (job && stalledOut(job)) {
+      // Its workers kept dying: the message gets a fresh job now rather than a dead letter.
+      resweepStalledOut(this.queue, job).then(
+        (added) => this.logger.warn({ msg: added ? 'stalled-out turn job swept again' : 'stalled-out turn job dead-lettered', jobId: job.id, sessionId: job.data.sessionId, stallResweeps: job.data.stallResweeps ?? 0 }),
+        (error: unknown) => this.logger.error({ msg: 'stalled-out turn job left to the sweeper', jobId: job.id, error: (error as Error).message }),
+      );
+      return;
+    }
     this.logger.error({
       msg: 'turn job failed',
       errorId: randomUUID(),

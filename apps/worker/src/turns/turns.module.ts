@@ -15,6 +15,7 @@ import { TurnProcessor } from './turn.processor';
 import { WakesModule } from '../wakes/wakes.module';
 
 @Module({
+  // WakesModule brings the turns queue too (a stalled-out job's fresh sweep job is added on it).
   imports: [WakesModule, AgentsModule],
   providers: [
     {
