@@ -26,7 +26,8 @@ interface Finding {
 /** axe-core's serious and critical violations on what the page shows now. */
 async function audit(page: Page, label: string): Promise<Finding[]> {
   if (process.env.AXE_PROGRESS) process.stderr.write(`axe: ${new Date().toISOString().slice(11, 19)} ${label}\n`);
-  await page.evaluate(AXE_SOURCE);
+  // Once per document: the walk's hash navigations keep the page, and axe with it.
+  if (await page.evaluate(`typeof window.axe === 'undefined'`)) await page.evaluate(AXE_SOURCE);
   // A string: this file is compiled without the DOM's types.
   const violations = await page.evaluate<{ id: string; impact: string; help: string; targets: string[] }[]>(
     `axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations.map((v) => ({ id: v.id, impact: v.impact, help: v.help, targets: v.nodes.slice(0, 5).map((n) => n.target.join(' ')) })))`,

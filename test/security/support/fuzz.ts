@@ -6,9 +6,9 @@ import { hostileAuth, hostileContentType, hostileId, hostileQuery, hostileValue,
 // The property every route must keep under hostile input: no 5xx (and no crash), every error in
 // the `{ error: { code, message } }` shape, and no write route accepting what it was sent.
 
-// `npm test` runs a few hundred cases per route (enough for every class of hostile input the
+// `npm test` runs 120 cases per route (enough for every class of hostile input the
 // generators know, on every route); `npm run fuzz` runs the full 2,000 per route.
-export const CASES_PER_ROUTE = Number(process.env.FUZZ_CASES_PER_ROUTE ?? 250);
+export const CASES_PER_ROUTE = Number(process.env.FUZZ_CASES_PER_ROUTE ?? 120);
 
 export interface FuzzTarget {
   route: DeclaredRoute;
