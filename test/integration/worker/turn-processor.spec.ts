@@ -121,4 +121,24 @@ describe('turn processor (BullMQ + lease)', () => {
     expect(agent.inputs.length).toBe(turnsBefore);
     expect(await prisma.turn.count({ where: { sessionId: rows.sessionId } })).toBe(1);
   });
+
+  it('has a job whose message is already answered answer the messages still waiting after it, whose own jobs are gone', async () => {
+    const rows = await createSessionRows(prisma);
+    const [m1] = await queueInbound(prisma, rows, ['primeira']);
+    await enqueue(rows, [m1]);
+    await waitUntil(async () => (await prisma.message.count({ where: { id: m1, status: 'answered' } })) === 1);
+    // Two more messages whose jobs were lost (a flushed Redis): no job of their own runs.
+    const later = await queueInbound(prisma, rows, ['segunda', 'terceira']);
+
+    // The first message's job comes back (a retry, a redrive): it finds its message answered,
+    // and it holds the lease, so it answers what waits instead of leaving it to the sweeper.
+    const job = await queue.add('turn', { tenantId: rows.tenantId, sessionId: rows.sessionId, messageId: m1, acceptedAt: Date.now() });
+    await waitUntil(async () => (await job.getState()) === 'completed');
+
+    expect((await queue.getJob(job.id!))?.returnvalue).toEqual({ status: 'drained', turns: 2 });
+    const inbound = await prisma.message.findMany({ where: { id: { in: later } }, orderBy: { seq: 'asc' } });
+    expect(inbound.map((m) => m.status)).toEqual(['answered', 'answered']);
+    const replies = await prisma.message.findMany({ where: { sessionId: rows.sessionId, direction: 'outbound' }, orderBy: { seq: 'asc' } });
+    expect(replies.map((m) => m.text)).toEqual(['eco: primeira (history 0)', 'eco: segunda (history 2)', 'eco: terceira (history 4)']);
+  });
 });

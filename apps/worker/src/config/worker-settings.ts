@@ -52,6 +52,9 @@ export const AGENT_CACHE_TTL_MS = 5 * 60_000;
 /** Stale queued messages the sweeper looks at per sweep (oldest first). */
 export const SWEEP_BATCH = 500;
 
+/** Stale messages whose jobs the sweeper checks at once (their Redis or Postgres calls pipelined). */
+export const SWEEP_PARALLEL = 32;
+
 /**
  * The sweeper's jobs retry like every turn job (TURN_JOB_OPTIONS: ~5 s, 10 s, 20 s, 40 s) before
  * they fail for good; a failed one is the message's dead letter: kept a week, visible in the

@@ -5,7 +5,7 @@ import type { Queue } from 'bullmq';
 import { PrismaService } from '@switchboard/db';
 import { QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
-import { SWEEP_BATCH } from '../config/worker-settings';
+import { SWEEP_BATCH, SWEEP_PARALLEL } from '../config/worker-settings';
 import { LEASE_STORE } from '../backend/backend.tokens';
 import type { LeaseStore } from '../lease/lease-store';
 import { WakeScheduler, wakeJobId } from '../wakes/wake-scheduler';
@@ -77,20 +77,12 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
       take: SWEEP_BATCH,
       select: { id: true, tenantId: true, sessionId: true, createdAt: true },
     });
+    // The checks of a batch go out together: one by one, 500 stale messages cost a thousand Redis
+    // round trips in a row, and on a busy worker that took minutes while lost messages waited.
     let enqueued = 0;
-    for (const m of stale) {
-      if (await this.hasLiveJob(m.id)) continue;
-      const sweep = await this.queue.getJob(sweepJobId(m.id));
-      if (sweep && (await sweep.getState()) === 'failed') {
-        // Stalled out (its workers died): a fresh job, as the processor adds one at once; a
-        // worker that died before it could is covered here. Failed for an error of its own: the
-        // message is dead-lettered (the failed job stays visible and can be retried); sweeping it
-        // again would loop forever.
-        if (await resweepStalledOut(this.queue, sweep)) enqueued++;
-        continue;
-      }
-      await addSweepJob(this.queue, { tenantId: m.tenantId, sessionId: m.sessionId, messageId: m.id, acceptedAt: m.createdAt.getTime() });
-      enqueued++;
+    for (let i = 0; i < stale.length; i += SWEEP_PARALLEL) {
+      const added = await Promise.all(stale.slice(i, i + SWEEP_PARALLEL).map((m) => this.sweepMessage(m)));
+      enqueued += added.filter(Boolean).length;
     }
     // Wakes due before the next sweep: a lost job is re-added with its delay and fires on time.
     // No grace is needed: a wake and its post-commit job share one job id, so a race adds one job.
@@ -104,6 +96,21 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
     const report = { stale: stale.length, enqueued, dueWakes: due.length, wakesEnqueued };
     if (stale.length > 0 || due.length > 0) this.logger.log({ msg: 'sweep', ...report });
     return report;
+  }
+
+  /** Gives a stale message a job if it has no live one; true when it added one. */
+  private async sweepMessage(m: { id: string; tenantId: string; sessionId: string; createdAt: Date }): Promise<boolean> {
+    if (await this.hasLiveJob(m.id)) return false;
+    const sweep = await this.queue.getJob(sweepJobId(m.id));
+    if (sweep && (await sweep.getState()) === 'failed') {
+      // Stalled out (its workers died): a fresh job, as the processor adds one at once; a
+      // worker that died before it could is covered here. Failed for an error of its own: the
+      // message is dead-lettered (the failed job stays visible and can be retried); sweeping it
+      // again would loop forever.
+      return resweepStalledOut(this.queue, sweep);
+    }
+    await addSweepJob(this.queue, { tenantId: m.tenantId, sessionId: m.sessionId, messageId: m.id, acceptedAt: m.createdAt.getTime() });
+    return true;
   }
 
   private async hasLiveJob(messageId: string): Promise<boolean> {

@@ -69,9 +69,12 @@ export class DrainSession {
 
   async execute(req: DrainRequest): Promise<DrainResult> {
     const first = await this.turnState.claim(req.tenantId, req.sessionId, req.ownMessageId);
-    if (req.ownMessageId && first.ownSettled) return { turns: 0, ownSettled: true };
+    // Answered by an earlier holder: end at once, unless messages still wait. Holding the lease,
+    // this job answers them rather than trusting their own jobs to come: those may be gone (a
+    // flushed Redis, a job that failed), leaving the session silent until the sweeper's next pass.
+    if (req.ownMessageId && first.ownSettled && first.next === null) return { turns: 0, ownSettled: true };
     let turns = 0;
-    let ownSettled = !req.ownMessageId;
+    let ownSettled = !req.ownMessageId || first.ownSettled;
     // Once per drain (a policy edit applies from the next drain).
     const policy = await this.policyOf(req, first.state);
     // The state the next turn starts from, when read already; and whether anything may still wait.

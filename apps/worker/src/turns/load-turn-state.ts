@@ -78,7 +78,8 @@ export class LoadTurnState {
   /**
    * The drain's claim-and-load: the turn's state as `execute` reads it, plus whether the job's own
    * message (`ownMessageId`) still waits and the session's next queued message, in one round trip.
-   * With the own message settled the history is not read: the job ends without a turn.
+   * With the own message settled and nothing else queued the history is not read: the job ends
+   * without a turn.
    */
   async claim(tenantId: string, sessionId: string, ownMessageId?: string): Promise<SessionClaim> {
     const [row] = await this.prisma.$queryRaw<TurnStateRow[]>(turnStateQuery(tenantId, sessionId, ownMessageId));
@@ -108,11 +109,14 @@ function turnStateOf(row: TurnStateRow): TurnState {
  * HISTORY_LIMIT messages. Exported so a test can read its plan.
  */
 export function turnStateQuery(tenantId: string, sessionId: string, ownMessageId?: string): Prisma.Sql {
-  // The own message's status; with it settled the history is not needed (a CASE runs its subquery only when taken).
+  // The own message's status; with it settled and nothing else waiting the history is not needed
+  // (a CASE runs its subquery only when taken).
   const own = ownMessageId
     ? Prisma.sql`(SELECT o."status"::text FROM "Message" o WHERE o."id" = ${ownMessageId}::uuid AND o."sessionId" = s."id" AND o."tenantId" = s."tenantId")`
     : Prisma.sql`NULL::text`;
-  const historyWanted = ownMessageId ? Prisma.sql`${own} = 'queued'` : Prisma.sql`true`;
+  const anyQueued = Prisma.sql`EXISTS (SELECT 1 FROM "Message" w
+               WHERE w."sessionId" = s."id" AND w."tenantId" = s."tenantId" AND w."direction" = 'inbound' AND w."status" = 'queued')`;
+  const historyWanted = ownMessageId ? Prisma.sql`(${own} = 'queued' OR ${anyQueued})` : Prisma.sql`true`;
   return Prisma.sql`
       SELECT s."id", s."tenantId", s."status"::text AS "status", s."channelId", s."agentId", s."state", s."version",
              COALESCE((SELECT tn."status" = 'suspended' FROM "Tenant" tn WHERE tn."id" = s."tenantId"), false) AS "tenantSuspended",
