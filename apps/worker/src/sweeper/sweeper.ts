@@ -45,6 +45,8 @@ interface DueWake {
 export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(Sweeper.name);
   private readonly periodic = new PeriodicTask(this.logger, 'sweep failed', () => this.tick());
+  /** Where the next sweep's batch starts (a message `seq`); 0 after a batch that reached the end. */
+  private after = 0n;
 
   constructor(
     @Inject(WORKER_ENV) private readonly env: WorkerEnv,
@@ -71,12 +73,16 @@ export class Sweeper implements OnApplicationBootstrap, OnModuleDestroy {
   }
 
   async sweepOnce(now = Date.now()): Promise<SweepReport> {
+    // Oldest first, a batch per sweep, each sweep going on after the last one's batch: under a
+    // backlog the oldest batch all have live jobs, and a lost job further back would otherwise
+    // wait for the whole backlog to drain before a sweep looked at it.
     const stale = await this.prisma.message.findMany({
-      where: { direction: 'inbound', status: 'queued', createdAt: { lt: new Date(now - this.env.SWEEPER_GRACE_MS) } },
+      where: { direction: 'inbound', status: 'queued', createdAt: { lt: new Date(now - this.env.SWEEPER_GRACE_MS) }, seq: { gt: this.after } },
       orderBy: { seq: 'asc' },
       take: SWEEP_BATCH,
-      select: { id: true, tenantId: true, sessionId: true, createdAt: true },
+      select: { id: true, tenantId: true, sessionId: true, createdAt: true, seq: true },
     });
+    this.after = stale.length === SWEEP_BATCH ? stale[stale.length - 1].seq : 0n;
     // The checks of a batch go out together: one by one, 500 stale messages cost a thousand Redis
     // round trips in a row, and on a busy worker that took minutes while lost messages waited.
     let enqueued = 0;

@@ -96,3 +96,34 @@ describe('TurnProcessor: a model down for now', () => {
     expect(events).toEqual(['release started', 'released']);
   });
 });
+
+describe('TurnProcessor: the session lease is taken', () => {
+  function busyProcessor() {
+    const drain = { isSettled: jest.fn(async () => true) } as unknown as DrainSession;
+    const processor = new TurnProcessor(
+      { WORKER_CONCURRENCY: 1 } as WorkerEnv,
+      { acquire: async () => null } as unknown as SessionLeases,
+      drain,
+      {} as RunTurn,
+      {} as FlowInputLoader,
+      {} as SessionEvents,
+      {} as RecordUnderstandDeferral,
+      {} as Queue<TurnJobData>,
+    );
+    return processor;
+  }
+  const jobWith = (stalledCounter: number) =>
+    ({ data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter, moveToDelayed: jest.fn(async () => undefined) }) as unknown as Job<TurnJobData>;
+
+  it('ends a job whose message the holder answered', async () => {
+    const job = jobWith(0);
+    await expect(busyProcessor().process(job, 'token')).resolves.toEqual({ status: 'already-answered' });
+    expect(job.moveToDelayed).not.toHaveBeenCalled();
+  });
+
+  it('has a job back from a stall wait out the lease (its dead worker may hold it) and drain, even with its message answered', async () => {
+    const job = jobWith(1);
+    await expect(busyProcessor().process(job, 'token')).rejects.toBeInstanceOf(DelayedError);
+    expect(job.moveToDelayed).toHaveBeenCalledWith(expect.any(Number), 'token');
+  });
+});

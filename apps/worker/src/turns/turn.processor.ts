@@ -74,7 +74,11 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     // job that finds the lease busy reads that itself, to end at once if the holder answered it.
     const lease = await this.leases.acquire(sessionId);
     if (!lease) {
-      if (messageId && (await this.drain.isSettled(tenantId, messageId))) return { status: 'already-answered' };
+      // A job back from a stall likely finds the lease its own dead worker still holds: it waits
+      // that out and drains the session, as that worker would have, even with its own message
+      // answered — the later messages' jobs may be gone (a flushed Redis), and nobody else may come.
+      const recovered = job.stalledCounter > 0;
+      if (messageId && !recovered && (await this.drain.isSettled(tenantId, messageId))) return { status: 'already-answered' };
       return this.retryLater(job, token);
     }
     try {
