@@ -2,6 +2,7 @@ export * from './generated/prisma/client';
 export * from './create-prisma-client';
 export * from './counting-pool';
 export * from './round-trip-metric';
+export * from './database-unavailable';
 export * from './prisma.service';
 export * from './db.module';
 export * from './api-keys';

@@ -9,6 +9,7 @@ import { RedisModule } from '../../../apps/worker/src/redis/redis.module';
 import { Sweeper, sweepJobId } from '../../../apps/worker/src/sweeper/sweeper';
 import { SweeperModule } from '../../../apps/worker/src/sweeper/sweeper.module';
 import { wakeJobId } from '../../../apps/worker/src/wakes/wake-scheduler';
+import { SWEEP_BATCH } from '../../../apps/worker/src/config/worker-settings';
 import { createSessionRows, queueInbound, unique } from './support/rows';
 
 // The sweeper against the real Postgres and Redis, with no turn worker consuming the queue, so
@@ -120,6 +121,31 @@ describe('sweeper', () => {
     await mods[0].get(Sweeper).sweepOnce();
 
     expect(await queue.getJobState(sweepJobId(m))).toBe('failed');
+  });
+
+  it('looks past a whole batch of messages with live jobs on its next sweeps', async () => {
+    const rows = await createSessionRows(prisma);
+    // SWEEP_BATCH messages whose jobs are live (a backlog), then one whose job was lost.
+    await prisma.message.createMany({
+      data: Array.from({ length: SWEEP_BATCH }, (_, i) => ({ tenantId: rows.tenantId, sessionId: rows.sessionId, channelId: rows.channelId, direction: 'inbound' as const, status: 'queued' as const, text: `fila ${i}` })),
+    });
+    const [lost] = await queueInbound(prisma, rows, ['perdida atrás da fila']);
+    const backlog = await prisma.message.findMany({ where: { sessionId: rows.sessionId, id: { not: lost } }, select: { id: true } });
+    await backdate([...backlog.map((m) => m.id), lost], 60_000);
+    await queue.addBulk(backlog.map((m) => ({ name: 'turn', data: { ...rows, messageId: m.id, acceptedAt: Date.now() }, opts: { jobId: turnJobId(m.id) } })));
+
+    // The first sweep's batch ends before it (older stale rows of other suites only push it
+    // further); each next sweep goes on where the last one stopped, so it is reached.
+    const sweeper = mods[1].get(Sweeper);
+    let sweeps = 0;
+    while (!(await queue.getJob(sweepJobId(lost))) && sweeps < 4) {
+      await sweeper.sweepOnce();
+      sweeps++;
+    }
+    expect(sweeps).toBeGreaterThanOrEqual(2);
+    expect((await queue.getJob(sweepJobId(lost)))?.data.messageId).toBe(lost);
+    expect(await queue.getJob(sweepJobId(backlog[0].id))).toBeUndefined();
+    await prisma.message.updateMany({ where: { sessionId: rows.sessionId }, data: { status: 'answered' } });
   });
 
   it('re-adds the job of a scheduled wake whose job is gone, and leaves fired and far-off wakes alone', async () => {

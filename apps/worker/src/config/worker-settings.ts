@@ -39,6 +39,9 @@ export function leaseBusyDelayMs(ageMs: number, random: () => number = Math.rand
   return d.min + Math.floor(random() * d.jitter);
 }
 
+/** Waits before a turn job tries again in place while the database is away (~16 s in all, then BullMQ's retry). */
+export const DATABASE_BLIP_RETRY_MS = [250, 500, 1_000, 2_000, 4_000, 8_000];
+
 /** Replays of one message after version conflicts before the job gives up and retries later. */
 export const MAX_CONFLICT_REPLAYS = 3;
 

@@ -1,4 +1,5 @@
 import { ProviderError } from '@falai/agent';
+import { Prisma } from '@switchboard/db';
 import { DelayedError, type Job, type Queue } from 'bullmq';
 import type { TurnJobData } from '@switchboard/queue';
 import type { WorkerEnv } from '../config/worker-env';
@@ -125,5 +126,49 @@ describe('TurnProcessor: the session lease is taken', () => {
     const job = jobWith(1);
     await expect(busyProcessor().process(job, 'token')).rejects.toBeInstanceOf(DelayedError);
     expect(job.moveToDelayed).toHaveBeenCalledWith(expect.any(Number), 'token');
+  });
+});
+
+describe('TurnProcessor: the database away for a moment', () => {
+  it('tries the job again in place, keeping its place in the queue, and answers once the database is back', async () => {
+    const lost = new Prisma.PrismaClientKnownRequestError('Server has closed the connection.', { code: 'P1017', clientVersion: 'test' });
+    const execute = jest.fn().mockRejectedValueOnce(lost).mockRejectedValueOnce(lost).mockResolvedValue({ turns: 1, ownSettled: true });
+    const lease = { isHeld: true, release: jest.fn(async () => undefined) };
+    const processor = new TurnProcessor(
+      { WORKER_CONCURRENCY: 1 } as WorkerEnv,
+      { acquire: async () => lease } as unknown as SessionLeases,
+      { execute } as unknown as DrainSession,
+      {} as RunTurn,
+      {} as FlowInputLoader,
+      {} as SessionEvents,
+      {} as RecordUnderstandDeferral,
+      {} as Queue<TurnJobData>,
+    );
+    const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter: 0, moveToDelayed: jest.fn() } as unknown as Job<TurnJobData>;
+
+    await expect(processor.process(job, 'token')).resolves.toEqual({ status: 'drained', turns: 1 });
+
+    expect(execute).toHaveBeenCalledTimes(3);
+    // Each try released the session's lease; nothing went back to the queue.
+    expect(lease.release).toHaveBeenCalledTimes(3);
+    expect(job.moveToDelayed).not.toHaveBeenCalled();
+  });
+
+  it('fails a query error at once, without waiting', async () => {
+    const bad = new Prisma.PrismaClientKnownRequestError('Unique constraint failed', { code: 'P2002', clientVersion: 'test' });
+    const execute = jest.fn().mockRejectedValue(bad);
+    const processor = new TurnProcessor(
+      { WORKER_CONCURRENCY: 1 } as WorkerEnv,
+      { acquire: async () => ({ isHeld: true, release: async () => undefined }) } as unknown as SessionLeases,
+      { execute } as unknown as DrainSession,
+      {} as RunTurn,
+      {} as FlowInputLoader,
+      {} as SessionEvents,
+      {} as RecordUnderstandDeferral,
+      {} as Queue<TurnJobData>,
+    );
+    const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter: 0 } as unknown as Job<TurnJobData>;
+    await expect(processor.process(job, 'token')).rejects.toBe(bad);
+    expect(execute).toHaveBeenCalledTimes(1);
   });
 });

@@ -3,9 +3,10 @@ import { Inject, Logger, type OnApplicationBootstrap, type OnModuleDestroy } fro
 import { InjectQueue, OnWorkerEvent, Processor, WorkerHost } from '@nestjs/bullmq';
 import { DelayedError, type Job, type Queue } from 'bullmq';
 import { scrubSecretText } from '@falai/agent';
+import { isDatabaseUnavailable } from '@switchboard/db';
 import { isFlowInputWakeKey, QUEUES, type TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
-import { leaseBusyDelayMs, turnWorkerOptions } from '../config/worker-settings';
+import { DATABASE_BLIP_RETRY_MS, leaseBusyDelayMs, turnWorkerOptions } from '../config/worker-settings';
 import { SessionLeases, type Lease } from '../lease/session-lease';
 import { SessionLeaseLostError } from './turn-errors';
 import { DrainSession } from './drain-session';
@@ -68,7 +69,26 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     this.logger.log({ msg: 'turn worker closed' });
   }
 
+  /**
+   * One attempt, retried in place while the database is away (a restart, a failover, a lost
+   * connection): the job keeps its place. Failing the attempt instead let BullMQ retry it after
+   * its backoff at the back of the line, and under a backlog its session waited minutes (the
+   * chaos run's Postgres outage). Past the last rung the attempt fails as BullMQ's retry.
+   */
   async process(job: TurnJob, token?: string): Promise<TurnJobResult> {
+    for (let blip = 0; ; blip++) {
+      try {
+        return await this.attempt(job, token);
+      } catch (err) {
+        const delayMs = DATABASE_BLIP_RETRY_MS[blip];
+        if (delayMs === undefined || this.stopping || !isDatabaseUnavailable(err)) throw err;
+        this.logger.warn({ msg: 'turn waits: database unavailable', sessionId: job.data.sessionId, retry: blip + 1, delayMs, error: (err as Error).message });
+        await new Promise((r) => setTimeout(r, delayMs));
+      }
+    }
+  }
+
+  private async attempt(job: TurnJob, token?: string): Promise<TurnJobResult> {
     const { tenantId, sessionId, messageId } = job.data;
     // The lease first: the drain's first read tells whether the own message still waits. Only a
     // job that finds the lease busy reads that itself, to end at once if the holder answered it.
