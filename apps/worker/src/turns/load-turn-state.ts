@@ -104,7 +104,10 @@ function turnStateOf(row: TurnStateRow): TurnState {
  * message of the tenant), from the ("turnId") index. The LATERAL has no tenant filter: its turns
  * are the session's, itself checked against the tenant, and a filter there can tempt the planner
  * onto the tenant's index, so a session with ten thousand earlier messages reads what a fresh
- * one does.
+ * one does. The turns are matched on the session id as a value, not as the outer row's column:
+ * planned with the value, a long conversation is among the column's most common values and the
+ * planner reads its last turns from the index; matched on the column it assumed an average
+ * session of a few dozen turns and read all 5,000 of a long one to sort them (a CI run).
  * Every turn holds at least the inbound it answered, so HISTORY_LIMIT turns always cover the last
  * HISTORY_LIMIT messages. Exported so a test can read its plan.
  */
@@ -134,7 +137,7 @@ export function turnStateQuery(tenantId: string, sessionId: string, ownMessageId
                         'content', h."text") ORDER BY h."turnAt", h."direction", h."seq")
                  FROM (SELECT m."direction", m."text", m."seq", t."createdAt" AS "turnAt"
                          FROM (SELECT "id", "createdAt" FROM "Turn"
-                                WHERE "sessionId" = s."id"
+                                WHERE "sessionId" = ${sessionId}::uuid
                                 ORDER BY "createdAt" DESC
                                 LIMIT ${HISTORY_LIMIT}) AS t
                          CROSS JOIN LATERAL (SELECT "direction", "text", "seq" FROM "Message"
