@@ -19,6 +19,20 @@ import { TurnProcessor } from './turn.processor';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** A TurnProcessor over stand-ins: only what a test names is real enough to be called. */
+function processorOf(parts: { leases: unknown; drain: unknown; events?: unknown; deferrals?: unknown }): TurnProcessor {
+  return new TurnProcessor(
+    { WORKER_CONCURRENCY: 1 } as WorkerEnv,
+    parts.leases as SessionLeases,
+    parts.drain as DrainSession,
+    {} as RunTurn,
+    {} as FlowInputLoader,
+    (parts.events ?? {}) as SessionEvents,
+    (parts.deferrals ?? {}) as RecordUnderstandDeferral,
+    {} as Queue<TurnJobData>,
+  );
+}
+
 function processorWith(drainError: Error) {
   const events: string[] = [];
   const lease = {
@@ -39,16 +53,7 @@ function processorWith(drainError: Error) {
   } as unknown as DrainSession;
   const sessionEvents = { publish: jest.fn(async () => undefined) } as unknown as SessionEvents;
   const deferrals = { execute: jest.fn(async () => [{ id: 'h', text: 'Um momento.' }]) };
-  const processor = new TurnProcessor(
-    { WORKER_CONCURRENCY: 1 } as WorkerEnv,
-    leases,
-    drain,
-    {} as RunTurn,
-    {} as FlowInputLoader,
-    sessionEvents,
-    deferrals as unknown as RecordUnderstandDeferral,
-    {} as Queue<TurnJobData>,
-  );
+  const processor = processorOf({ leases, drain, events: sessionEvents, deferrals });
   const job = {
     data: { tenantId: 't', sessionId: 's', messageId: 'm' },
     timestamp: Date.now(),
@@ -101,16 +106,7 @@ describe('TurnProcessor: a model down for now', () => {
 describe('TurnProcessor: the session lease is taken', () => {
   function busyProcessor() {
     const drain = { isSettled: jest.fn(async () => true) } as unknown as DrainSession;
-    const processor = new TurnProcessor(
-      { WORKER_CONCURRENCY: 1 } as WorkerEnv,
-      { acquire: async () => null } as unknown as SessionLeases,
-      drain,
-      {} as RunTurn,
-      {} as FlowInputLoader,
-      {} as SessionEvents,
-      {} as RecordUnderstandDeferral,
-      {} as Queue<TurnJobData>,
-    );
+    const processor = processorOf({ leases: { acquire: async () => null }, drain });
     return processor;
   }
   const jobWith = (stalledCounter: number) =>
@@ -134,16 +130,7 @@ describe('TurnProcessor: the database away for a moment', () => {
     const lost = new Prisma.PrismaClientKnownRequestError('Server has closed the connection.', { code: 'P1017', clientVersion: 'test' });
     const execute = jest.fn().mockRejectedValueOnce(lost).mockRejectedValueOnce(lost).mockResolvedValue({ turns: 1, ownSettled: true });
     const lease = { isHeld: true, release: jest.fn(async () => undefined) };
-    const processor = new TurnProcessor(
-      { WORKER_CONCURRENCY: 1 } as WorkerEnv,
-      { acquire: async () => lease } as unknown as SessionLeases,
-      { execute } as unknown as DrainSession,
-      {} as RunTurn,
-      {} as FlowInputLoader,
-      {} as SessionEvents,
-      {} as RecordUnderstandDeferral,
-      {} as Queue<TurnJobData>,
-    );
+    const processor = processorOf({ leases: { acquire: async () => lease }, drain: { execute } });
     const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter: 0, moveToDelayed: jest.fn() } as unknown as Job<TurnJobData>;
 
     await expect(processor.process(job, 'token')).resolves.toEqual({ status: 'drained', turns: 1 });
@@ -157,16 +144,7 @@ describe('TurnProcessor: the database away for a moment', () => {
   it('fails a query error at once, without waiting', async () => {
     const bad = new Prisma.PrismaClientKnownRequestError('Unique constraint failed', { code: 'P2002', clientVersion: 'test' });
     const execute = jest.fn().mockRejectedValue(bad);
-    const processor = new TurnProcessor(
-      { WORKER_CONCURRENCY: 1 } as WorkerEnv,
-      { acquire: async () => ({ isHeld: true, release: async () => undefined }) } as unknown as SessionLeases,
-      { execute } as unknown as DrainSession,
-      {} as RunTurn,
-      {} as FlowInputLoader,
-      {} as SessionEvents,
-      {} as RecordUnderstandDeferral,
-      {} as Queue<TurnJobData>,
-    );
+    const processor = processorOf({ leases: { acquire: async () => ({ isHeld: true, release: async () => undefined }) }, drain: { execute } });
     const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter: 0 } as unknown as Job<TurnJobData>;
     await expect(processor.process(job, 'token')).rejects.toBe(bad);
     expect(execute).toHaveBeenCalledTimes(1);
