@@ -7,8 +7,9 @@ import { listPath, request, startOpsStack, tokenFor, type OpsStack } from './sup
 import { fixTurnFault, queuedMessage, refuseTurnsOf, sweepJobId } from './support/turn-fault';
 
 // Turn dead letters end to end with a real worker: a turn job that fails every attempt is listed
-// for its tenant only, an operator redrives it once the fault is gone, and the message is
-// answered exactly once — also when a second dead letter of the same message is redriven after.
+// for its tenant only, its customer gets the agent's fallback message once (not silence), an
+// operator redrives it once the fault is gone, and the message is answered exactly once — also
+// when a second dead letter of the same message is redriven after.
 
 jest.setTimeout(240_000);
 
@@ -103,6 +104,17 @@ describe.each([
     const theirs = await request<{ backlog: { messagesQueued: number; deadLetters: number } }>(stack, otherOperator, 'GET', '/v1/admin/queues');
     expect(theirs.body.backlog).toMatchObject({ messagesQueued: 0, deadLetters: 0 });
 
+    // The customer heard of it once, though both jobs of the message failed; the message still waits for a redrive.
+    const told = await eventually(async () => {
+      const rows = await stack.prisma.message.findMany({ where: { sessionId, direction: 'outbound' } });
+      return rows.length > 0 && rows;
+    }, 30_000);
+    expect(told.map((r) => [r.key, r.kind])).toEqual([[`fallback:dead-letter:${messageId}`, 'fallback']]);
+    expect(told[0].text).not.toBe('');
+    const deadLetterTurn = await stack.prisma.turn.findUniqueOrThrow({ where: { id: told[0].turnId! } });
+    expect(deadLetterTurn.outcomeCodes).toEqual(['dead-lettered']);
+    expect((await stack.prisma.message.findUniqueOrThrow({ where: { id: messageId } })).status).toBe('queued');
+
     await fixTurnFault(stack.prisma);
     const redriven = await request<DeadLetter>(stack, operator, 'POST', `/v1/admin/dead-letters/${msgJob.id}/redrive`);
     expect(redriven.status).toBe(200);
@@ -117,9 +129,9 @@ describe.each([
     await eventually(async () => (await queue.getJobState(sweepJobId(messageId))) === 'completed', 60_000);
     expect((await queue.getJob(sweepJobId(messageId)))?.returnvalue).toEqual({ status: 'already-answered' });
 
-    const replies = await stack.prisma.message.findMany({ where: { sessionId, direction: 'outbound' } });
-    expect(replies.map((r) => r.text)).toEqual(['A diária em Curitiba sai por R$ 420. Posso reservar?']);
-    expect(await stack.prisma.turn.count({ where: { sessionId } })).toBe(1);
+    const replies = await stack.prisma.message.findMany({ where: { sessionId, direction: 'outbound' }, orderBy: { seq: 'asc' } });
+    expect(replies.map((r) => r.text)).toEqual([told[0].text, 'A diária em Curitiba sai por R$ 420. Posso reservar?']);
+    expect(await stack.prisma.turn.count({ where: { sessionId } })).toBe(2);
 
     // A job that is no longer failed cannot be redriven again; the list is empty now.
     const again = await request<{ error: { code: string } }>(stack, operator, 'POST', `/v1/admin/dead-letters/${msgJob.id}/redrive`);

@@ -84,7 +84,12 @@ export class RecordUnderstandDeferral {
 
 /** A UUID from the session and first message: the same deferral always has the same Turn id. */
 export function deferralTurnId(sessionId: string, firstMessageId: string): string {
-  const h = createHash('sha256').update(`understand-deferred\n${sessionId}\n${firstMessageId}`).digest('hex');
+  return derivedTurnId('understand-deferred', sessionId, firstMessageId);
+}
+
+/** A Turn id derived from what the turn records, so recording it twice finds the first. */
+export function derivedTurnId(purpose: string, sessionId: string, messageId: string): string {
+  const h = createHash('sha256').update(`${purpose}\n${sessionId}\n${messageId}`).digest('hex');
   // Shaped as an RFC 9562 version 8 (custom) UUID.
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
 }

@@ -6,6 +6,7 @@ import type { WorkerEnv } from '../config/worker-env';
 import type { SessionLeases } from '../lease/session-lease';
 import type { FlowInputLoader } from '../wakes/flow-input-loader';
 import type { DrainSession } from './drain-session';
+import type { RecordDeadLetter } from './record-dead-letter';
 import type { RecordUnderstandDeferral } from './record-understand-deferral';
 import type { RunTurn } from './run-turn';
 import type { SessionEvents } from './session-events';
@@ -20,7 +21,7 @@ import { TurnProcessor } from './turn.processor';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A TurnProcessor over stand-ins: only what a test names is real enough to be called. */
-function processorOf(parts: { leases: unknown; drain: unknown; events?: unknown; deferrals?: unknown }): TurnProcessor {
+function processorOf(parts: { leases: unknown; drain: unknown; events?: unknown; deferrals?: unknown; deadLetters?: unknown; queue?: unknown }): TurnProcessor {
   return new TurnProcessor(
     { WORKER_CONCURRENCY: 1 } as WorkerEnv,
     parts.leases as SessionLeases,
@@ -29,7 +30,8 @@ function processorOf(parts: { leases: unknown; drain: unknown; events?: unknown;
     {} as FlowInputLoader,
     (parts.events ?? {}) as SessionEvents,
     (parts.deferrals ?? {}) as RecordUnderstandDeferral,
-    {} as Queue<TurnJobData>,
+    (parts.deadLetters ?? {}) as RecordDeadLetter,
+    (parts.queue ?? {}) as Queue<TurnJobData>,
   );
 }
 
@@ -148,5 +150,28 @@ describe('TurnProcessor: the database away for a moment', () => {
     const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter: 0 } as unknown as Job<TurnJobData>;
     await expect(processor.process(job, 'token')).rejects.toBe(bad);
     expect(execute).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('TurnProcessor: a job that failed for good', () => {
+  const failedJob = (attemptsMade: number, failedReason = 'boom') =>
+    ({ id: 'msg-m', data: { tenantId: 't', sessionId: 's', messageId: 'm', stallResweeps: 3 }, attemptsMade, opts: { attempts: 5 }, failedReason }) as unknown as Job<TurnJobData>;
+
+  it('tells the customer on the last attempt only', () => {
+    const execute = jest.fn(async () => true);
+    const processor = processorOf({ leases: {}, drain: {}, deadLetters: { execute } });
+    processor.onFailed(failedJob(4), new Error('boom'));
+    expect(execute).not.toHaveBeenCalled();
+    processor.onFailed(failedJob(5), new Error('boom'));
+    expect(execute).toHaveBeenCalledWith(expect.objectContaining({ messageId: 'm' }), 'boom');
+  });
+
+  it('tells the customer of a job that stalled out past its fresh jobs', async () => {
+    const execute = jest.fn(async () => true);
+    const processor = processorOf({ leases: {}, drain: {}, deadLetters: { execute }, queue: { add: jest.fn() } });
+    const reason = 'job stalled more than allowable limit';
+    processor.onFailed(failedJob(1, reason), new Error(reason));
+    await sleep(10);
+    expect(execute).toHaveBeenCalledWith(expect.objectContaining({ messageId: 'm' }), reason);
   });
 });

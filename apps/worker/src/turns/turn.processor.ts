@@ -13,6 +13,7 @@ import { DrainSession } from './drain-session';
 import { FlowInputLoader } from '../wakes/flow-input-loader';
 import { RunTurn, type TurnTrigger } from './run-turn';
 import { RecordUnderstandDeferral } from './record-understand-deferral';
+import { RecordDeadLetter } from './record-dead-letter';
 import { SessionEvents } from './session-events';
 import { UnderstandDeferredError } from './turn-errors';
 import { transientRetryDelayMs } from './turn-failure';
@@ -46,6 +47,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     private readonly inputs: FlowInputLoader,
     private readonly events: SessionEvents,
     private readonly deferrals: RecordUnderstandDeferral,
+    private readonly deadLetters: RecordDeadLetter,
     @InjectQueue(QUEUES.turns) private readonly queue: Queue<TurnJobData>,
   ) {
     super();
@@ -181,7 +183,10 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     if (job && stalledOut(job)) {
       // Its workers kept dying: the message gets a fresh job now rather than a dead letter.
       resweepStalledOut(this.queue, job).then(
-        (added) => this.logger.warn({ msg: added ? 'stalled-out turn job swept again' : 'stalled-out turn job dead-lettered', jobId: job.id, sessionId: job.data.sessionId, stallResweeps: job.data.stallResweeps ?? 0 }),
+        (added) => {
+          this.logger.warn({ msg: added ? 'stalled-out turn job swept again' : 'stalled-out turn job dead-lettered', jobId: job.id, sessionId: job.data.sessionId, stallResweeps: job.data.stallResweeps ?? 0 });
+          if (!added) this.tellDeadLetter(job, err);
+        },
         (error: unknown) => this.logger.error({ msg: 'stalled-out turn job left to the sweeper', jobId: job.id, error: (error as Error).message }),
       );
       return;
@@ -195,6 +200,13 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       error: scrubSecretText(err.message),
       stack: err.stack === undefined ? undefined : scrubSecretText(err.stack),
     });
+    // The last attempt: the job is a dead letter now, and its customer hears so.
+    if (job && job.attemptsMade >= (job.opts.attempts ?? 1)) this.tellDeadLetter(job, err);
+  }
+
+  /** The customer of a dead-lettered message gets the fallback message (once per message; best effort, logged inside). */
+  private tellDeadLetter(job: TurnJob, err: Error): void {
+    void this.deadLetters.execute(job.data, err.message);
   }
 
   // BullMQ emits `error` for connection trouble; without a listener Node would crash the process.

@@ -9,6 +9,7 @@ import { CommitTurn } from './commit-turn';
 import { DrainSession } from './drain-session';
 import { LoadTurnState } from './load-turn-state';
 import { RecordUnderstandDeferral } from './record-understand-deferral';
+import { RecordDeadLetter } from './record-dead-letter';
 import { RunTurn } from './run-turn';
 import { SessionEvents } from './session-events';
 import { TurnProcessor } from './turn.processor';
@@ -30,6 +31,7 @@ import { WakesModule } from '../wakes/wakes.module';
     SessionEvents,
     RunTurn,
     RecordUnderstandDeferral,
+    RecordDeadLetter,
     DrainSession,
     TurnProcessor,
   ],

@@ -4,8 +4,10 @@ import type { Queue } from 'bullmq';
 import { uniqueSuffix, type TenantFixture } from '../../../support/fixtures';
 
 // A turn job that fails every attempt, for the dead-letter tests. The fault is a database
-// trigger refusing one session's Turn rows, like a bug in the commit: not a provider failure,
-// so the worker spends its attempts on it. Only for a suite's own database (startOpsStack).
+// trigger refusing one session's Turn rows, like a bug in the turn's own path: not a provider
+// failure, so the worker spends its attempts on it. The Turn that tells the customer of the dead
+// letter (outcome `dead-lettered`: no agent, no engine) is let through, as a bug in the turn's
+// own path does not stop it. Only for a suite's own database (startOpsStack).
 
 const FAULT = 'ops_test_refuse_turn';
 
@@ -30,12 +32,12 @@ export async function queuedMessage(prisma: PrismaClient, queue: Queue<TurnJobDa
   return { sessionId: session.id, messageId: message.id, externalKey: session.externalKey };
 }
 
-/** From now on every Turn of `sessionId` fails to commit ("simulated fault: turn refused"). */
+/** From now on every Turn of `sessionId` but a dead letter's fails to commit ("simulated fault: turn refused"). */
 export async function refuseTurnsOf(prisma: PrismaClient, sessionId: string): Promise<void> {
   await prisma.$executeRawUnsafe(`
     CREATE OR REPLACE FUNCTION ${FAULT}() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
-      IF NEW."sessionId" = '${sessionId}' THEN RAISE EXCEPTION 'simulated fault: turn refused'; END IF;
+      IF NEW."sessionId" = '${sessionId}' AND NOT ('dead-lettered' = ANY(NEW."outcomeCodes")) THEN RAISE EXCEPTION 'simulated fault: turn refused'; END IF;
       RETURN NEW;
     END $$`);
   await prisma.$executeRawUnsafe(`CREATE TRIGGER ${FAULT} BEFORE INSERT ON "Turn" FOR EACH ROW EXECUTE FUNCTION ${FAULT}()`);
