@@ -134,7 +134,10 @@ describe('the operations console', () => {
       await notified(page, 'Job retried');
       await page.getByText('No failed turn jobs.').waitFor();
       await eventually(async () => (await stack.prisma.message.findUniqueOrThrow({ where: { id: messageId } })).status === 'answered', 60_000);
-      expect(await stack.prisma.message.count({ where: { sessionId, direction: 'outbound' } })).toBe(1);
+      // The customer heard of the dead letter once (the fallback message), then got the answer once.
+      const replies = await stack.prisma.message.findMany({ where: { sessionId, direction: 'outbound' }, orderBy: { seq: 'asc' } });
+      expect(replies.map((r) => r.kind)).toEqual(['fallback', expect.not.stringMatching(/^fallback$/)]);
+      expect(replies[0].key).toBe(`fallback:dead-letter:${messageId}`);
     } catch (err) {
       await page.screenshot({ path: `.tmp/ops-console-dead-letter-${Date.now()}.png`, fullPage: true }).catch(() => undefined);
       throw err;
