@@ -2,6 +2,7 @@ import { Autocomplete, Box, TextField } from '@mui/material';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { useGetList, useGetOne, useNotify, usePermissions } from 'react-admin';
+import { refetchEverything } from '../api/refetch-everything';
 import { pickTenant, readPickedTenant } from '../api/tenant-pick';
 
 interface TenantOption {
@@ -35,7 +36,7 @@ export function TenantSwitcher() {
     if (!pickGone) return;
     pickTenant(undefined);
     setPickedId('');
-    void queryClient.invalidateQueries();
+    void refetchEverything(queryClient);
     notify('The picked tenant no longer exists: showing all tenants', { type: 'warning' });
   }, [pickGone, queryClient, notify]);
   if (!platformAdmin) return null;
@@ -48,8 +49,7 @@ export function TenantSwitcher() {
     pickTenant(next.id || undefined);
     setPickedId(next.id);
     setSearch('');
-    // Everything cached was read for the previous pick.
-    void queryClient.invalidateQueries();
+    void refetchEverything(queryClient);
     notify(next.id ? `Showing tenant “${next.name}”` : 'Showing all tenants', { type: 'info' });
   };
 
