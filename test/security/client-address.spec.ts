@@ -2,6 +2,7 @@ import type { PrismaClient } from '@switchboard/db';
 import { createTenant, createUser, openDb, PASSWORD, unique } from '../integration/admin/support/admin-fixtures';
 import { createWidgetChannel } from '../support/widget';
 import { startInProcessApi, type InProcessApi } from './support/in-process-api';
+import { deleteQueueKeys } from '../support/queue-keys';
 
 // The client address the login throttle and the widget's per-address limits key on, and the
 // scheme the refresh cookie's Secure follows, come from X-Forwarded-For / X-Forwarded-Proto only
@@ -13,10 +14,13 @@ jest.setTimeout(180_000);
 const SHOP = 'https://shop.example';
 let db: PrismaClient;
 const apis: InProcessApi[] = [];
+const prefixes: string[] = [];
 
 /** An API with its own QUEUE_PREFIX, so its throttle counts are this test's alone. */
 async function api(env: Record<string, string>): Promise<InProcessApi> {
-  const started = await startInProcessApi({ QUEUE_PREFIX: unique('sbt-addr'), ...env });
+  const prefix = unique('sbt-addr');
+  prefixes.push(prefix);
+  const started = await startInProcessApi({ QUEUE_PREFIX: prefix, ...env });
   apis.push(started);
   return started;
 }
@@ -26,6 +30,7 @@ beforeAll(() => {
 });
 afterAll(async () => {
   for (const a of apis) await a.close();
+  for (const prefix of prefixes) await deleteQueueKeys(prefix);
   await db.$disconnect();
 });
 

@@ -7,6 +7,7 @@ import { SseClient } from '../../support/sse-client';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
 import { eventually } from './support/private-api';
 import { unique } from './support/rows';
+import { deleteQueueKeys } from '../../support/queue-keys';
 
 // More than one API process (issue #24): two APIs and three workers on the same Postgres, Redis
 // and queue. A `?wait` held by one API and an SSE stream open on the other both receive the
@@ -53,6 +54,7 @@ describe('two API processes, three workers', () => {
     for (const s of streams) s.close();
     await Promise.all(workers.map((w) => w.kill()));
     await Promise.all(apis.map((a) => stopApi(a.child)));
+    await deleteQueueKeys(queuePrefix);
     await prisma?.$disconnect();
   });
 

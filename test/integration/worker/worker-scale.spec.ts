@@ -6,6 +6,7 @@ import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } fro
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
 import { eventually } from './support/private-api';
 import { unique } from './support/rows';
+import { deleteQueueKeys } from '../../support/queue-keys';
 
 // The worker pipeline issue's acceptance at full size: 3 worker processes, 50 sessions × 20
 // messages posted concurrently. Every message answered exactly once, in order per session, and
@@ -58,6 +59,7 @@ describe('worker: 3 processes × 50 sessions × 20 messages', () => {
   afterAll(async () => {
     await Promise.all(workers.map((w) => w.kill()));
     if (api) await stopApi(api.child);
+    await deleteQueueKeys(queuePrefix);
     await prisma?.$disconnect();
   });
 

@@ -1,4 +1,8 @@
-import type { QueryClient } from '@tanstack/react-query';
+/** The two calls of react-query's QueryClient this needs (typed apart so the unit tests do not load React's types). */
+export interface QueryCache {
+  cancelQueries(): Promise<void>;
+  invalidateQueries(): Promise<void>;
+}
 
 /**
  * After the platform admin picks another tenant, everything cached and everything in flight was
@@ -8,7 +12,7 @@ import type { QueryClient } from '@tanstack/react-query';
  * another tenant's rows after a switch). Cancelling first drops those answers; the refetch then
  * reads with the new pick.
  */
-export async function refetchEverything(queryClient: QueryClient): Promise<void> {
+export async function refetchEverything(queryClient: QueryCache): Promise<void> {
   await queryClient.cancelQueries();
   await queryClient.invalidateQueries();
 }

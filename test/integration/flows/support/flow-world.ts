@@ -5,6 +5,7 @@ import { startWorker, type WorkerProcess } from '../../../support/worker-process
 import { unique } from '../../worker/support/rows';
 import { eventually, type PrivateApi } from '../../worker/support/private-api';
 import { flowAgentConfig } from './flow-agent';
+import { deleteQueueKeys } from '../../../support/queue-keys';
 
 // A private API (own QUEUE_PREFIX, so no other suite's worker takes these jobs), a real worker
 // process on that queue, and a tenant whose agent is the flow test agent. `backendEnv` goes to
@@ -34,6 +35,7 @@ export async function startFlowWorld(backendEnv: Record<string, string> = {}): P
     async stop() {
       await worker.stop();
       await api.stop();
+      await deleteQueueKeys(queuePrefix);
       await prisma.$disconnect();
     },
   };

@@ -4,6 +4,7 @@ import { uniqueSuffix } from '../../../support/fixtures';
 import { createMigratedDatabase, dropDatabase, uniqueName } from '../../../support/test-database';
 import { startWorker, type WorkerProcess } from '../../../support/worker-process';
 import { createUser, PASSWORD } from '../../admin/support/admin-fixtures';
+import { deleteQueueKeys } from '../../../support/queue-keys';
 
 // The end-to-end ops suites run a real worker whose webhook dispatcher polls every due delivery
 // of its database and whose turn worker takes every job of its queue. So they get a database
@@ -29,6 +30,7 @@ export async function startOpsStack(workerEnv: Record<string, string>, backendEn
   const stop = async () => {
     await worker?.stop().catch(() => undefined);
     if (api) await stopApi(api.child);
+    await deleteQueueKeys(queuePrefix);
     await prisma.$disconnect();
     await dropDatabase(dbName);
   };

@@ -1,5 +1,6 @@
 import { startApi, stopApi, type ApiProcess } from '../../../support/api-process';
 import { unique } from './rows';
+import { deleteQueueKeys } from '../../../support/queue-keys';
 
 // Worker end-to-end tests run real worker processes, which take every job of their queue. The
 // API booted by globalSetup shares its queue with the API tests, which expect their messages to
@@ -18,7 +19,11 @@ export interface PrivateApi {
 export async function startPrivateApi(env: Record<string, string> = {}): Promise<PrivateApi> {
   const queuePrefix = unique('sbt-wk');
   const api: ApiProcess = await startApi({ ...process.env, QUEUE_PREFIX: queuePrefix, LOG_LEVEL: 'warn', ...env }, queuePrefix);
-  return { baseUrl: api.baseUrl, metricsUrl: api.metricsUrl, queuePrefix, logFile: api.logFile, stop: () => stopApi(api.child) };
+  const stop = async () => {
+    await stopApi(api.child);
+    await deleteQueueKeys(queuePrefix);
+  };
+  return { baseUrl: api.baseUrl, metricsUrl: api.metricsUrl, queuePrefix, logFile: api.logFile, stop };
 }
 
 export interface Reply<T> {
