@@ -15,6 +15,7 @@ import { RedisLeaseStore } from '../../apps/worker/src/lease/redis-lease-store';
 import { UsageSlotFolder } from '../../apps/worker/src/usage/usage-slot-folder';
 import { createTenantFixture, type TenantFixture } from '../support/fixtures';
 import { createMigratedDatabase, dropDatabase, uniqueName } from '../support/test-database';
+import { deleteQueueKeys } from '../support/queue-keys';
 
 // jest ignores testTimeout inside a project config; a loaded 2-core machine needs more than 5 s.
 jest.setTimeout(60_000);
@@ -118,7 +119,10 @@ describe('UsageSlotFolder', () => {
   beforeAll(() => {
     redis = new Redis(env.REDIS_URL);
   });
-  afterAll(() => redis.quit());
+  afterAll(async () => {
+    await redis.quit();
+    await deleteQueueKeys(env.QUEUE_PREFIX);
+  });
 
   it('folds the days before today (UTC) on one worker per interval', async () => {
     const sessions = spreadSessions();

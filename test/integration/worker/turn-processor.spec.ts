@@ -10,6 +10,7 @@ import { RedisModule } from '../../../apps/worker/src/redis/redis.module';
 import { TurnsModule } from '../../../apps/worker/src/turns/turns.module';
 import { FakeAgent, loadedAgent } from './support/fake-agent';
 import { createSessionRows, queueInbound, unique, type SessionRows } from './support/rows';
+import { deleteQueueKeys } from '../../support/queue-keys';
 
 // The BullMQ turn processor with its session lease, two worker instances side by side on one
 // queue, and a stand-in agent that takes time and records when each session's turns ran.
@@ -57,6 +58,8 @@ describe('turn processor (BullMQ + lease)', () => {
     await Promise.all(workers.map((w) => w.close()));
     await queue.obliterate({ force: true });
     await queue.close();
+    // The worker module's other queues (HTTP tool tests, deliveries) leave their meta keys.
+    await deleteQueueKeys(env.QUEUE_PREFIX);
   });
 
   async function enqueue(rows: SessionRows, ids: string[]): Promise<void> {
