@@ -10,16 +10,24 @@ export async function deleteQueueKeys(prefix: string, redisUrl = process.env.RED
   const redis = new Redis(redisUrl, { lazyConnect: true, maxRetriesPerRequest: 1 });
   try {
     await redis.connect();
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}:*`, 'COUNT', 1000);
-      cursor = next;
-      if (keys.length > 0) await redis.unlink(...keys);
-    } while (cursor !== '0');
+    const keys = await scanKeys(redis, `${prefix}:*`);
+    for (let i = 0; i < keys.length; i += 1000) await redis.unlink(...keys.slice(i, i + 1000));
   } catch (err) {
     // A cleanup that failed must not fail the suite that passed, but it is said.
     process.stderr.write(`queue keys of ${prefix} left in Redis: ${(err as Error).message}\n`);
   } finally {
     redis.disconnect();
   }
+}
+
+/** Every key matching `pattern`, read with SCAN (never KEYS: other suites share the server). */
+export async function scanKeys(redis: Redis, pattern: string): Promise<string[]> {
+  const found: string[] = [];
+  let cursor = '0';
+  do {
+    const [next, keys] = await redis.scan(cursor, 'MATCH', pattern, 'COUNT', 1000);
+    cursor = next;
+    found.push(...keys);
+  } while (cursor !== '0');
+  return found;
 }

@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import { BENCHES, parseArgs, runBenches, type BenchName } from '../../../bench/run';
 import { BenchEnv } from '../../../bench/support/bench-env';
 import type { BenchResult } from '../../../bench/support/results';
+import { scanKeys } from '../../support/queue-keys';
 import { ADMIN_DATABASE_URL } from '../../support/test-database';
 
 // Benchmarks are not tests; this keeps them working. Each bench runs at a tiny size with the apps
@@ -24,14 +25,7 @@ async function leftoverDatabases(names: string[]): Promise<string[]> {
 async function leftoverKeys(redisUrl: string, prefix: string): Promise<string[]> {
   const redis = new Redis(redisUrl);
   try {
-    const found: string[] = [];
-    let cursor = '0';
-    do {
-      const [next, keys] = await redis.scan(cursor, 'MATCH', `${prefix}*`, 'COUNT', 1000);
-      cursor = next;
-      found.push(...keys);
-    } while (cursor !== '0');
-    return found;
+    return await scanKeys(redis, `${prefix}*`);
   } finally {
     redis.disconnect();
   }

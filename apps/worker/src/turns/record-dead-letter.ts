@@ -5,10 +5,9 @@ import type { TurnJobData } from '@switchboard/queue';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { SessionLeases, type Lease } from '../lease/session-lease';
 import { AgentCatalog } from '../agents/agent-catalog';
-import { recordCommittedTurn } from '../metrics/turn-metrics';
-import { CommitTurn, type TurnCommit } from './commit-turn';
-import { derivedTurnId } from './record-understand-deferral';
+import { CommitNoticeTurn, derivedTurnId } from './commit-notice-turn';
 import { SessionEvents } from './session-events';
+import { outcomeUsage } from './turn-record';
 
 /** The outcome code of a Turn row that records a dead-lettered customer message. */
 export const DEAD_LETTERED = 'dead-lettered';
@@ -34,7 +33,7 @@ export class RecordDeadLetter {
     private readonly prisma: PrismaService,
     private readonly agents: AgentCatalog,
     private readonly leases: SessionLeases,
-    private readonly commit: CommitTurn,
+    private readonly notices: CommitNoticeTurn,
     private readonly events: SessionEvents,
   ) {}
 
@@ -70,53 +69,26 @@ export class RecordDeadLetter {
 
   private async record(job: TurnJobData & { messageId: string }, reason: string): Promise<boolean> {
     const { tenantId, sessionId, messageId } = job;
+    const message = await this.prisma.message.findFirst({ where: { id: messageId, tenantId, sessionId }, select: { status: true } });
+    if (message?.status !== 'queued') return false;
     const turnId = derivedTurnId(DEAD_LETTERED, sessionId, messageId);
-    const [message, told] = await Promise.all([
-      this.prisma.message.findFirst({ where: { id: messageId, tenantId, sessionId }, select: { status: true } }),
-      this.prisma.turn.findUnique({ where: { id: turnId }, select: { id: true } }),
-    ]);
-    if (message?.status !== 'queued' || told) return false;
-    const session = await this.prisma.session.findFirst({
-      where: { id: sessionId, tenantId },
-      select: { channelId: true, agentId: true, version: true, status: true },
-    });
-    // A person who took the conversation speaks for the agent.
-    if (!session || session.status === 'handed_off') return false;
-    const plan: TurnCommit = {
-      turnId,
+    const committed = await this.notices.execute({
       tenantId,
       sessionId,
-      channelId: session.channelId,
-      agentId: session.agentId,
-      agentVersion: null,
-      provider: { name: 'none', model: 'none' },
-      answered: [],
-      inboundStatus: 'answered',
-      expectedVersion: session.version,
-      state: null,
-      // Read leniently from the stored config: the agent failing to load may be why the job failed.
-      replies: [{ key: `fallback:dead-letter:${messageId}`, text: await this.agents.fallbackMessage(tenantId, session.agentId), kind: 'fallback' }],
-      usage: deadLetterUsage(reason),
-      queueWaitMs: job.acceptedAt ? Math.max(0, Date.now() - job.acceptedAt) : 0,
-      startedAt: Date.now(),
-      wakes: [],
-    };
-    const committed = await this.commit.execute(plan);
-    recordCommittedTurn(plan, committed);
+      turnId,
+      parts: async (session) => ({
+        agentVersion: null,
+        provider: { name: 'none', model: 'none' },
+        // Read leniently from the stored config: the agent failing to load may be why the job failed.
+        replies: [{ key: `fallback:dead-letter:${messageId}`, text: await this.agents.fallbackMessage(tenantId, session.agentId), kind: 'fallback' }],
+        usage: outcomeUsage({ kind: 'idle', status: 'failed', code: DEAD_LETTERED as StepOutcome['code'], message: scrubSecretText(reason), at: new Date().toISOString() }),
+        queueWaitMs: job.acceptedAt ? Math.max(0, Date.now() - job.acceptedAt) : 0,
+      }),
+    });
+    if (!committed) return false;
     const replies = committed.replies.map(({ id, text }) => ({ id, text }));
     await this.events.publish(sessionId, { type: 'committed', turnId, answered: [], replies });
     this.logger.warn({ msg: 'dead letter told to the customer', sessionId, messageId, turnId });
     return replies.length > 0;
   }
-}
-
-function deadLetterUsage(reason: string): TurnCommit['usage'] {
-  const outcome: StepOutcome = {
-    kind: 'idle',
-    status: 'failed',
-    code: DEAD_LETTERED as StepOutcome['code'],
-    message: scrubSecretText(reason),
-    at: new Date().toISOString(),
-  };
-  return { llmCalls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, outcomeCodes: [DEAD_LETTERED], outcomes: [outcome], trace: [], modelMs: 0, toolsMs: 0 };
 }

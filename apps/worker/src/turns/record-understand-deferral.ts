@@ -1,10 +1,9 @@
-import { createHash } from 'node:crypto';
 import { Injectable, Logger } from '@nestjs/common';
 import { failureCode, scrubSecretText, type ProviderError, type StepOutcome } from '@falai/agent';
-import { PrismaService } from '@switchboard/db';
 import { AgentCatalog, type LoadedAgent } from '../agents/agent-catalog';
-import { recordCommittedTurn } from '../metrics/turn-metrics';
-import { CommitTurn, type TurnCommit } from './commit-turn';
+import type { TurnCommit } from './commit-turn';
+import { CommitNoticeTurn, derivedTurnId } from './commit-notice-turn';
+import { outcomeUsage } from './turn-record';
 
 export interface UnderstandDeferral {
   tenantId: string;
@@ -29,9 +28,8 @@ export class RecordUnderstandDeferral {
   private readonly logger = new Logger(RecordUnderstandDeferral.name);
 
   constructor(
-    private readonly prisma: PrismaService,
     private readonly agents: AgentCatalog,
-    private readonly commit: CommitTurn,
+    private readonly notices: CommitNoticeTurn,
   ) {}
 
   /** The replies sent now (the holding message the first time, else none). Best effort: the job is deferred whatever happens here. */
@@ -48,35 +46,22 @@ export class RecordUnderstandDeferral {
     const first = d.messageIds[0];
     if (!first) return [];
     const turnId = deferralTurnId(d.sessionId, first);
-    if (await this.prisma.turn.findUnique({ where: { id: turnId }, select: { id: true } })) return [];
-    const session = await this.prisma.session.findFirst({
-      where: { id: d.sessionId, tenantId: d.tenantId },
-      select: { channelId: true, agentId: true, version: true, status: true },
-    });
-    // A person who took the conversation meanwhile speaks for the agent.
-    if (!session || session.status === 'handed_off') return [];
-    const agent = await this.agents.forAgent(d.tenantId, session.agentId);
-    const startedAt = Date.now();
-    const plan: TurnCommit = {
-      turnId,
+    const committed = await this.notices.execute({
       tenantId: d.tenantId,
       sessionId: d.sessionId,
-      channelId: session.channelId,
-      agentId: session.agentId,
-      agentVersion: agent.version,
-      provider: agent.provider,
-      answered: [],
-      inboundStatus: 'answered',
-      expectedVersion: session.version,
-      state: null,
-      replies: holdingReply(agent, first),
-      usage: deferralUsage(d.error, d.retryAt),
-      queueWaitMs: 0,
-      startedAt,
-      wakes: [],
-    };
-    const committed = await this.commit.execute(plan);
-    recordCommittedTurn(plan, committed);
+      turnId,
+      parts: async (session) => {
+        const agent = await this.agents.forAgent(d.tenantId, session.agentId);
+        return {
+          agentVersion: agent.version,
+          provider: agent.provider,
+          replies: holdingReply(agent, first),
+          usage: outcomeUsage(deferralOutcome(d.error, d.retryAt), 1),
+          queueWaitMs: 0,
+        };
+      },
+    });
+    if (!committed) return [];
     this.logger.log({ msg: 'understand deferral recorded', sessionId: d.sessionId, turnId, holding: committed.replies.length > 0 });
     return committed.replies.map(({ id, text }) => ({ id, text }));
   }
@@ -87,28 +72,19 @@ export function deferralTurnId(sessionId: string, firstMessageId: string): strin
   return derivedTurnId('understand-deferred', sessionId, firstMessageId);
 }
 
-/** A Turn id derived from what the turn records, so recording it twice finds the first. */
-export function derivedTurnId(purpose: string, sessionId: string, messageId: string): string {
-  const h = createHash('sha256').update(`${purpose}\n${sessionId}\n${messageId}`).digest('hex');
-  // Shaped as an RFC 9562 version 8 (custom) UUID.
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-8${h.slice(13, 16)}-${((parseInt(h[16], 16) & 0x3) | 0x8).toString(16)}${h.slice(17, 20)}-${h.slice(20, 32)}`;
-}
-
 function holdingReply(agent: LoadedAgent, firstMessageId: string): TurnCommit['replies'] {
   const text = agent.config.holdingMessage;
   return text ? [{ key: `holding:understand:${firstMessageId}`, text, kind: 'holding' }] : [];
 }
 
-function deferralUsage(error: ProviderError, retryAt: Date): TurnCommit['usage'] {
-  const code = failureCode(error);
-  const outcome: StepOutcome = {
+function deferralOutcome(error: ProviderError, retryAt: Date): StepOutcome {
+  return {
     kind: 'idle',
     status: 'deferred',
-    code,
+    code: failureCode(error),
     message: scrubSecretText(error.message),
     until: retryAt.toISOString(),
     at: new Date().toISOString(),
     llmCalls: 1,
   };
-  return { llmCalls: 1, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, outcomeCodes: [code], outcomes: [outcome], trace: [], modelMs: 0, toolsMs: 0 };
 }

@@ -1,7 +1,7 @@
 import { scrubSecretText, type Session, type StepOutcome, type TurnResult } from '@falai/agent';
 import { turnStatusOf, type TurnStatus } from '@switchboard/queue';
 import type { OutboundReply, TurnCommit } from './commit-turn';
-import { failedForGood, turnUsage, type TurnUsage } from './turn-record';
+import { failedForGood, outcomeUsage, turnUsage } from './turn-record';
 
 // What a turn commits, shaped from the engine's result or from a failure no retry can fix.
 
@@ -77,18 +77,8 @@ export function planFailure(
     message: scrubSecretText(err.message),
     at: new Date().toISOString(),
   };
-  const usage: TurnUsage = {
-    // A provider failure still cost the call that failed.
-    llmCalls: code.startsWith('provider-') ? 1 : 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedInputTokens: 0,
-    outcomeCodes: [code],
-    outcomes: [outcome],
-    trace: [],
-    modelMs: 0,
-    toolsMs: 0,
-  };
+  // A provider failure still cost the call that failed.
+  const usage = outcomeUsage(outcome, code.startsWith('provider-') ? 1 : 0);
   return { ...base, inboundStatus: replies.length ? 'answered' : 'failed', state, replies, usage, wakes: [] };
 }
 
@@ -99,16 +89,6 @@ export function planFailure(
  */
 export function planHandedOff(base: TurnBase, state: Session | null): TurnCommit {
   const outcome: StepOutcome = { kind: 'idle', status: 'skipped', code: 'handed-off' as StepOutcome['code'], at: new Date().toISOString() };
-  const usage: TurnUsage = {
-    llmCalls: 0,
-    inputTokens: 0,
-    outputTokens: 0,
-    cachedInputTokens: 0,
-    outcomeCodes: ['handed-off'],
-    outcomes: [outcome],
-    trace: [],
-    modelMs: 0,
-    toolsMs: 0,
-  };
+  const usage = outcomeUsage(outcome);
   return { ...base, inboundStatus: 'answered', state, replies: [], usage, wakes: [] };
 }

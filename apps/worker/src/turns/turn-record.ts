@@ -50,3 +50,8 @@ export function failedForGood(result: TurnResult): string | undefined {
   const failed = result.outcomes.find((o) => o.status === 'failed' && o.code?.startsWith('provider-'));
   return failed?.code;
 }
+
+/** The usage of a turn that ran no engine: one outcome, `llmCalls` calls that failed (no tokens, no trace). */
+export function outcomeUsage(outcome: StepOutcome, llmCalls = 0): TurnUsage {
+  return { llmCalls, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, outcomeCodes: outcome.code ? [outcome.code] : [], outcomes: [outcome], trace: [], modelMs: 0, toolsMs: 0 };
+}

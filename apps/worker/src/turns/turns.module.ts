@@ -6,6 +6,7 @@ import { LEASE_STORE } from '../backend/backend.tokens';
 import type { LeaseStore } from '../lease/lease-store';
 import { SessionLeases } from '../lease/session-lease';
 import { CommitTurn } from './commit-turn';
+import { CommitNoticeTurn } from './commit-notice-turn';
 import { DrainSession } from './drain-session';
 import { LoadTurnState } from './load-turn-state';
 import { RecordUnderstandDeferral } from './record-understand-deferral';
@@ -27,6 +28,7 @@ import { WakesModule } from '../wakes/wakes.module';
     },
     TenantQuotas,
     CommitTurn,
+    CommitNoticeTurn,
     LoadTurnState,
     SessionEvents,
     RunTurn,
