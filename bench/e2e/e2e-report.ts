@@ -145,8 +145,14 @@ export function e2eReport(
     },
     {
       title: 'End to end: Postgres round trips per message during the peak (the apps’ switchboard_pg_round_trips_total)',
-      columns: ['queue', 'model latency', 'workers × concurrency', 'API (ingest)', 'worker(s), all together'],
-      rows: scenarios.map((s) => [...label(s), roundTripCell(s.platform.peak.roundTrips.api), roundTripCell(s.platform.peak.roundTrips.worker)]),
+      columns: ['queue', 'model latency', 'workers × concurrency', 'API (ingest)', 'worker(s), all together', 'worker(s) idle, per second', 'worker(s), less idle'],
+      rows: scenarios.map((s) => [
+        ...label(s),
+        roundTripCell(s.platform.peak.roundTrips.api),
+        roundTripCell(s.platform.peak.roundTrips.worker),
+        roundTripCell(s.platform.peak.roundTrips.workerIdlePerSec),
+        roundTripCell(s.platform.peak.roundTrips.workerNet),
+      ]),
     },
     {
       title: 'End to end: what was committed (both phases)',
@@ -218,10 +224,12 @@ export function e2eReport(
     });
   }
   for (const s of zero.filter((z) => z.backend === 'redis')) {
-    const trips = s.platform.peak.roundTrips.worker;
+    // Judged less the workers' idle rate (the delivery poller, the sweeper: the clock's, not the messages'); older results have only the total.
+    const { worker: gross, workerNet } = s.platform.peak.roundTrips;
+    const trips = typeof workerNet === 'number' ? workerNet : gross;
     targets.push({
       target: `Postgres round trips per message in the worker = ${ROUND_TRIPS_TARGET.worker} (claim-and-load, commit; ${caseName(s)})`,
-      actual: roundTripCell(trips),
+      actual: typeof workerNet === 'number' ? `${roundTripCell(workerNet)} less the idle rate (${roundTripCell(gross)} in all)` : roundTripCell(gross),
       met: full && typeof trips === 'number' ? trips <= ROUND_TRIPS_TARGET.worker + 0.005 : null,
     });
   }
@@ -292,7 +300,9 @@ function description(size: E2eSize): string[] {
       'of its own peak). **Bare BullMQ**: `add` (16 producers in flight) → a processor that sleeps the model latency → ack; ' +
       'added latency = `finishedOn − timestamp − latency`.',
     '**Round trips**: the API’s and each worker’s `switchboard_pg_round_trips_total` (their metrics ports) read before and after ' +
-      'the peak, ÷ messages; "not exported" when the apps do not have that counter. **Long conversations** (0 ms, Redis, one ' +
+      'the peak, ÷ messages; "not exported" when the apps do not have that counter. The workers also poll by the clock (the ' +
+      'delivery dispatcher once a second per process, the sweeper): their round trips with nothing to do are counted for 3 s ' +
+      'before the peak, and the target is judged on the workers’ figure less that rate over the peak’s time. **Long conversations** (0 ms, Redis, one ' +
       `worker, after the peak and half phases): ${size.long.sessions} session(s) given ${size.long.earlierMessages} earlier messages ` +
       'each (committed turns seeded with SQL, then ANALYZE) and as many fresh sessions (one earlier turn each) get ' +
       `${size.long.turnsPerSession} messages per session (16 in flight); the target compares the worker’s and Postgres’s CPU per ` +

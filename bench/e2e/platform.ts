@@ -1,7 +1,7 @@
 import type { PrismaClient } from '@switchboard/db';
 import type { ApiHandle } from '../support/processes';
 import { cpuMsPer, cpuPercent, cpuSnapshot } from '../support/cpu-usage';
-import { startRoundTripCount, type RoundTrips } from '../support/round-trips';
+import { idleRoundTripRate, perUnitNet, startRoundTripCount, type RoundTrips } from '../support/round-trips';
 import { sleep, summarize } from '../support/stats';
 import { figure, type HalfLoadFigure, type ThroughputFigure } from './bare-bullmq';
 import { MessagePoster, sessionMessages } from './message-poster';
@@ -34,8 +34,11 @@ export interface PlatformRun {
   peak: ThroughputFigure & {
     cpu: Record<string, number>;
     cpuMsPerMessage: Record<string, number>;
-    /** Postgres round trips per message, by the apps' own counter (or why there is no count). */
-    roundTrips: { api: RoundTrips; worker: RoundTrips };
+    /**
+     * Postgres round trips per message, by the apps' own counter (or why there is no count).
+     * `workerNet`: the workers' less their idle rate over the phase (the delivery poller, the sweeper).
+     */
+    roundTrips: { api: RoundTrips; worker: RoundTrips; workerNet: RoundTrips; workerIdlePerSec: RoundTrips };
   };
   half: HalfLoadFigure & { cpu: Record<string, number>; acceptedToCommitted: ReturnType<typeof summarize>; modelMs: ReturnType<typeof summarize> };
   answered: number;
@@ -44,6 +47,9 @@ export interface PlatformRun {
   postFailures: number;
   lastPostFailure: string;
 }
+
+/** How long the workers' idle round trips are counted before the peak. */
+const IDLE_ROUND_TRIPS_MS = 3_000;
 
 interface TurnTiming {
   queueWaitMs: number;
@@ -58,6 +64,8 @@ export async function runPlatform(spec: PlatformSpec): Promise<PlatformRun> {
   try {
     // Peak: every message of every session posted as fast as the API takes them (16 in flight)
     // while the workers answer: the whole platform's rate, accepted → answered.
+    // First the workers' round trips with nothing to do, which the clock makes, not the messages.
+    const workerIdlePerSec = await idleRoundTripRate(spec.metricsUrls.worker, IDLE_ROUND_TRIPS_MS);
     await spec.beforePeak?.();
     const apiTrips = await startRoundTripCount(spec.metricsUrls.api);
     const workerTrips = await startRoundTripCount(spec.metricsUrls.worker);
@@ -72,7 +80,13 @@ export async function runPlatform(spec: PlatformSpec): Promise<PlatformRun> {
         WHERE m."tenantId" = $1::uuid AND m.direction = 'inbound' AND s."externalKey" LIKE 'peak-%'`,
       spec.tenantId,
     );
-    const roundTrips = { api: await apiTrips.perUnit(Number(count)), worker: await workerTrips.perUnit(Number(count)) };
+    const workerCounted = await workerTrips.counted();
+    const roundTrips = {
+      api: await apiTrips.perUnit(Number(count)),
+      worker: perUnitNet(workerCounted, Number(count), 0),
+      workerNet: perUnitNet(workerCounted, Number(count), workerIdlePerSec),
+      workerIdlePerSec,
+    };
     const peak = { ...figure(Number(count), last.getTime() - first.getTime()), cpu: peakCpu, cpuMsPerMessage: cpuMsPer(cpu0, cpuAfterPeak, Number(count)), roundTrips };
     await spec.afterPeak?.();
 

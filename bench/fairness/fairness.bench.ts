@@ -24,6 +24,8 @@ interface Scenario {
   processes: number;
   idle: LatencySummary;
   flooded: LatencySummary;
+  /** Where B's time under the flood went: waiting for a worker, the turn before its commit, the commit. */
+  floodedParts: { queueWait: LatencySummary; turn: LatencySummary; commit: LatencySummary };
   floodPerSec: number;
   floodAnswered: number;
 }
@@ -68,8 +70,9 @@ async function scenario(ctx: BenchContext, env: BenchEnv, size: (typeof SIZES)['
     await waitUntilAnswered(prisma, b, size.timeoutMs);
     await waitUntilAnswered(prisma, a, size.timeoutMs);
     const flooded = await latencies(prisma, b, 'flooded-%');
+    const floodedParts = await latencyParts(prisma, b, 'flooded-%');
     const floodAnswered = await prisma.message.count({ where: { tenantId: a.tenant.id, direction: 'inbound', status: 'answered' } });
-    return { processes, idle, flooded, floodPerSec, floodAnswered };
+    return { processes, idle, flooded, floodedParts, floodPerSec, floodAnswered };
   } finally {
     posterA.close();
     posterB.close();
@@ -87,14 +90,28 @@ async function trickle(poster: MessagePoster, tag: string, size: (typeof SIZES)[
 
 /** Accepted → reply committed, from the turn rows. */
 async function latencies(prisma: PrismaClient, fx: TenantFixture, sessions: string): Promise<LatencySummary> {
-  const rows = await prisma.$queryRawUnsafe<{ ms: number }[]>(
-    `SELECT t."queueWaitMs" + t."totalMs" AS ms FROM "Message" m
+  const rows = await turnTimes(prisma, fx, sessions);
+  return summarize(rows.map((r) => r.queueWaitMs + r.totalMs));
+}
+
+async function latencyParts(prisma: PrismaClient, fx: TenantFixture, sessions: string): Promise<Scenario['floodedParts']> {
+  const rows = await turnTimes(prisma, fx, sessions);
+  return {
+    queueWait: summarize(rows.map((r) => r.queueWaitMs)),
+    turn: summarize(rows.map((r) => r.totalMs - r.commitMs)),
+    commit: summarize(rows.map((r) => r.commitMs)),
+  };
+}
+
+async function turnTimes(prisma: PrismaClient, fx: TenantFixture, sessions: string): Promise<{ queueWaitMs: number; totalMs: number; commitMs: number }[]> {
+  const rows = await prisma.$queryRawUnsafe<{ queueWaitMs: number; totalMs: number; commitMs: number }[]>(
+    `SELECT t."queueWaitMs", t."totalMs", t."commitMs" FROM "Message" m
        JOIN "Session" s ON s.id = m."sessionId" JOIN "Turn" t ON t.id = m."turnId"
       WHERE m."tenantId" = $1::uuid AND m.direction = 'inbound' AND s."externalKey" LIKE $2`,
     fx.tenant.id,
     sessions,
   );
-  return summarize(rows.map((r) => Number(r.ms)));
+  return rows.map((r) => ({ queueWaitMs: Number(r.queueWaitMs), totalMs: Number(r.totalMs), commitMs: Number(r.commitMs) }));
 }
 
 async function waitUntilAnswered(prisma: PrismaClient, fx: TenantFixture, timeoutMs: number): Promise<void> {
@@ -140,6 +157,16 @@ function report(ctx: BenchContext, size: (typeof SIZES)['full'], scenarios: Scen
           fmt((s.flooded.p95 ?? 0) - (s.idle.p95 ?? 0)),
           fmt(s.floodPerSec),
           `${s.floodAnswered} / ${size.flood}`,
+        ]),
+      },
+      {
+        title: "Fairness: where B's time under the flood went (ms; p50 / p95)",
+        columns: ['workers × concurrency', 'accepted → turn starts (queue wait)', 'turn before its commit', 'commit'],
+        rows: scenarios.map((s) => [
+          `${s.processes} × ${size.concurrency}`,
+          `${fmt(s.floodedParts.queueWait.p50)} / ${fmt(s.floodedParts.queueWait.p95)}`,
+          `${fmt(s.floodedParts.turn.p50)} / ${fmt(s.floodedParts.turn.p95)}`,
+          `${fmt(s.floodedParts.commit.p50)} / ${fmt(s.floodedParts.commit.p95)}`,
         ]),
       },
     ],

@@ -51,17 +51,46 @@ export function sumSamples(text: string, name: string): number | undefined {
 export interface RoundTripCounter {
   /** Round trips per unit of work since the counter was started, or why there is no count. */
   perUnit(units: number): Promise<RoundTrips>;
+  /** The round trips since the counter was started and the seconds that took. */
+  counted(): Promise<{ trips: RoundTrips; seconds: number }>;
 }
 
 /** Reads the counter now; the returned handle reads it again and divides the difference. */
 export async function startRoundTripCount(metricsUrls: string[]): Promise<RoundTripCounter> {
   const before = await readRoundTrips(metricsUrls);
+  const startedAt = Date.now();
+  const counted = async () => {
+    const after = await readRoundTrips(metricsUrls);
+    const seconds = (Date.now() - startedAt) / 1000;
+    if (typeof before !== 'number') return { trips: before, seconds };
+    if (typeof after !== 'number') return { trips: after, seconds };
+    return { trips: after - before, seconds };
+  };
   return {
+    counted,
     async perUnit(units: number) {
-      const after = await readRoundTrips(metricsUrls);
-      if (typeof before !== 'number') return before;
-      if (typeof after !== 'number') return after;
-      return (after - before) / Math.max(1, units);
+      const { trips } = await counted();
+      return typeof trips === 'number' ? trips / Math.max(1, units) : trips;
     },
   };
+}
+
+/**
+ * Round trips per unit with the processes' idle rate (idleRoundTripRate) times the time counted
+ * taken off: what the units cost, not what the clock did meanwhile.
+ */
+export function perUnitNet(counted: { trips: RoundTrips; seconds: number }, units: number, idlePerSec: RoundTrips): RoundTrips {
+  if (typeof counted.trips !== 'number') return counted.trips;
+  if (typeof idlePerSec !== 'number') return idlePerSec;
+  return Math.max(0, counted.trips - idlePerSec * counted.seconds) / Math.max(1, units);
+}
+
+/**
+ * The processes' round trips per second while they have nothing to do: the worker's delivery
+ * poller (one query a second per process) and sweeper. They run by the clock, whatever the load.
+ */
+export async function idleRoundTripRate(metricsUrls: string[], ms: number): Promise<RoundTrips> {
+  const counter = await startRoundTripCount(metricsUrls);
+  await new Promise((r) => setTimeout(r, ms));
+  return counter.perUnit(ms / 1000);
 }

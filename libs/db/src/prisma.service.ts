@@ -16,6 +16,17 @@ export class PrismaService extends PrismaClient implements OnModuleInit, OnModul
     this.pool = pool;
   }
 
+  /**
+   * A raw query as a named prepared statement on the client's own pool, past Prisma: Postgres
+   * parses and plans it once per connection instead of on every call (the claim-and-load's plan
+   * cost more than running it), and the worker skips Prisma's per-query work. For the worker's
+   * two statements per message (docs/hot-path.md); `name` must always come with the same text.
+   * Rows come as node-postgres gives them (json and jsonb parsed, timestamps as Date).
+   */
+  async queryPrepared<T>(name: string, sql: { text: string; values: unknown[] }): Promise<T[]> {
+    return (await this.pool.query({ name, text: sql.text, values: sql.values })).rows as T[];
+  }
+
   /** Postgres round trips this client has made (statements sent), for `switchboard_pg_round_trips_total`. */
   get roundTrips(): number {
     return this.pool.sent;

@@ -3,17 +3,25 @@ import { LoadTurnState, turnStateQuery } from '../../../apps/worker/src/turns/lo
 import { TurnSessionMissingError } from '../../../apps/worker/src/turns/turn-errors';
 import { testPrisma } from '../../support/fixtures';
 import { createSessionRows, queueInbound } from './support/rows';
-import { Prisma, type PrismaClient } from '@switchboard/db';
+import { Prisma, PrismaService, type PrismaClient } from '@switchboard/db';
+import pg from 'pg';
 
 jest.setTimeout(30_000);
 
 // The turn's starting point in one query: the session row and the history of committed turns.
 
 let prisma: PrismaClient;
-beforeAll(() => {
+/** The worker's own client: LoadTurnState runs its query as a prepared statement on its pool. */
+let service: PrismaService;
+beforeAll(async () => {
   prisma = testPrisma();
+  service = new PrismaService(process.env.DATABASE_URL!, 2);
+  await service.$connect();
 });
-afterAll(() => prisma.$disconnect());
+afterAll(async () => {
+  await prisma.$disconnect();
+  await service.$disconnect();
+});
 
 describe('LoadTurnState', () => {
   it('returns the session and the last HISTORY_LIMIT messages of committed turns, turn by turn, each inbound before its replies', async () => {
@@ -30,7 +38,7 @@ describe('LoadTurnState', () => {
     await queueInbound(prisma, rows, ['not yet answered']);
     await prisma.session.update({ where: { id: rows.sessionId }, data: { version: 7, state: { n: 1 } } });
 
-    const { session, history } = await new LoadTurnState(prisma as never).execute(rows.tenantId, rows.sessionId);
+    const { session, history } = await new LoadTurnState(service).execute(rows.tenantId, rows.sessionId);
 
     expect(session).toEqual({ id: rows.sessionId, tenantId: rows.tenantId, status: 'active', channelId: rows.channelId, agentId: rows.agentId, state: { n: 1 }, version: 7 });
     expect(history).toHaveLength(HISTORY_LIMIT);
@@ -44,7 +52,7 @@ describe('LoadTurnState', () => {
   it("refuses a session of another tenant, or one that does not exist, with its code", async () => {
     const a = await createSessionRows(prisma);
     const b = await createSessionRows(prisma);
-    const loader = new LoadTurnState(prisma as never);
+    const loader = new LoadTurnState(service);
     await expect(loader.execute(b.tenantId, a.sessionId)).rejects.toBeInstanceOf(TurnSessionMissingError);
     const empty = await loader.execute(a.tenantId, a.sessionId);
     expect(empty.history).toEqual([]);
@@ -62,10 +70,18 @@ describe('LoadTurnState', () => {
 
     const small = await pagesRead(window);
     const large = await pagesRead(long);
-    expect((await new LoadTurnState(prisma as never).execute(long.tenantId, long.sessionId)).history).toHaveLength(HISTORY_LIMIT);
+    expect((await new LoadTurnState(service).execute(long.tenantId, long.sessionId)).history).toHaveLength(HISTORY_LIMIT);
     // Slack for the B-tree's depth and the planner's choice of join, never for a scan: 5,000 turns
     // read through a scan cost thousands of pages.
     if (large > small * 1.5 + 20) throw new Error(`${large} pages against ${small}:\n${await planText(long)}`);
+
+    // The plan a connection keeps for the prepared statement after a few calls is made without
+    // the values: it must not read the long session's every turn either.
+    for (const own of [undefined, 'ffffffff-ffff-4fff-8fff-ffffffffffff']) {
+      const genericSmall = await genericPagesRead(window, own);
+      const genericLarge = await genericPagesRead(long, own);
+      if (genericLarge > genericSmall * 1.5 + 20) throw new Error(`generic plan: ${genericLarge} pages against ${genericSmall}`);
+    }
   });
 });
 
@@ -90,6 +106,23 @@ async function pagesRead(rows: { tenantId: string; sessionId: string }): Promise
   );
   const plan = row['QUERY PLAN'][0].Plan;
   return plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
+}
+
+/** The same, for the generic plan of the prepared statement (plan_cache_mode = force_generic_plan). */
+async function genericPagesRead(rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<number> {
+  const query = turnStateQuery(rows.tenantId, rows.sessionId, ownMessageId);
+  const literals = query.values.map((v) => (typeof v === 'number' ? String(v) : `'${String(v)}'`)).join(', ');
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    await client.query('SET plan_cache_mode = force_generic_plan');
+    await client.query(`PREPARE turn_state AS ${query.text}`);
+    const { rows: plan } = await client.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE turn_state(${literals})`);
+    const root = plan[0]['QUERY PLAN'][0].Plan;
+    return root['Shared Hit Blocks'] + root['Shared Read Blocks'];
+  } finally {
+    await client.end();
+  }
 }
 
 async function planText(rows: { tenantId: string; sessionId: string }): Promise<string> {

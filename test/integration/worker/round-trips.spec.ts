@@ -1,5 +1,7 @@
 import type { AgentConfig } from '@switchboard/agent-config';
 import type { PrismaClient } from '@switchboard/db';
+import { createBullQueue, QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
+import type { Queue } from 'bullmq';
 import { readRoundTrips } from '../../../bench/support/round-trips';
 import { freePort } from '../../support/api-process';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
@@ -24,6 +26,7 @@ const SPEAKER: AgentConfig = {
 };
 
 const SESSIONS = 5;
+const BURST = 4;
 
 describe('Postgres round trips per message', () => {
   let api: PrivateApi;
@@ -31,17 +34,25 @@ describe('Postgres round trips per message', () => {
   let workerMetricsUrl: string;
   let prisma: PrismaClient;
   let fx: TenantFixture;
+  let queue: Queue<TurnJobData>;
 
   beforeAll(async () => {
     api = await startPrivateApi();
     prisma = testPrisma();
     fx = await createTenantFixture(prisma, { agentConfig: SPEAKER });
     const port = await freePort();
-    worker = await startWorker({ QUEUE_PREFIX: api.queuePrefix, WORKER_METRICS_PORT: String(port), WORKER_METRICS_HOST: '127.0.0.1' });
+    // One turn at a time: a burst's jobs then come up one after another, as on a busy worker.
+    worker = await startWorker({ QUEUE_PREFIX: api.queuePrefix, WORKER_METRICS_PORT: String(port), WORKER_METRICS_HOST: '127.0.0.1', WORKER_CONCURRENCY: '1' });
     workerMetricsUrl = `http://127.0.0.1:${port}/metrics`;
+    queue = createBullQueue<TurnJobData>(QUEUES.turns, {
+      REDIS_URL: process.env.REDIS_URL!,
+      DATABASE_URL: process.env.DATABASE_URL!,
+      QUEUE_PREFIX: api.queuePrefix,
+    });
   });
 
   afterAll(async () => {
+    await queue?.close();
     await worker?.kill();
     await api?.stop();
     await prisma?.$disconnect();
@@ -118,5 +129,28 @@ describe('Postgres round trips per message', () => {
     expect(perMessage.ingest).toBeLessThan(2);
     expect(perMessage.worker).toBeGreaterThanOrEqual(2);
     expect(perMessage.worker).toBeLessThan(3);
+  });
+
+  it('makes 2 per message for a burst too: the drain answers it all and removes the other messages’ jobs', async () => {
+    await answered(await post([`warm-${uniqueSuffix()}`], 'oi'));
+    const workerScrape = await scrapeCost(workerMetricsUrl);
+    const session = `burst-${uniqueSuffix()}`;
+    await answered(await post([session], 'oi'));
+
+    // The customer double-texts while no worker takes jobs: four jobs wait, in order.
+    await queue.pause();
+    const ids: string[] = [];
+    let worked = 0;
+    try {
+      for (let i = 0; i < BURST; i++) ids.push(...(await post([session], `mensagem ${i}`)));
+    } finally {
+      worked = await during(workerMetricsUrl, async () => void (await queue.resume(), await answered(ids)), workerScrape);
+    }
+
+    // The first job answers all four, two round trips each; the other three jobs are gone
+    // rather than each coming up for one more read that finds its message answered.
+    expect(worked / BURST).toBeGreaterThanOrEqual(2);
+    expect(worked / BURST).toBeLessThan(2.25);
+    await eventually(async () => (await Promise.all(ids.slice(1).map((id) => queue.getJob(turnJobId(id))))).every((job) => job === undefined));
   });
 });

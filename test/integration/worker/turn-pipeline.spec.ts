@@ -89,7 +89,7 @@ describe('worker turn pipeline', () => {
     sub.on('message', (_c, payload: string) => events.push(JSON.parse(payload) as SessionEvent));
     await sub.subscribe(sessionChannel(rows.sessionId));
 
-    expect(await drain(rows, m2)).toEqual({ turns: 3, ownSettled: true });
+    expect(await drain(rows, m2)).toEqual({ turns: 3, ownSettled: true, answered: [m1, m2, m3] });
 
     expect(agent.inputs.map((i) => [i.id, i.message])).toEqual([
       [m1, 'um'],
@@ -505,7 +505,7 @@ describe('worker turn pipeline', () => {
       .execute({ ...rows, ownMessageId: m2, lease: lease!, stopping: () => true })
       .finally(() => lease!.release());
 
-    expect(result).toEqual({ turns: 2, ownSettled: true });
+    expect(result).toEqual({ turns: 2, ownSettled: true, answered: [m1, m2] });
     const inbound = (await conversation(rows.sessionId)).filter((m) => m.direction === 'inbound');
     expect(inbound.map((m) => [m.id, m.status])).toEqual([
       [m1, 'answered'],
@@ -562,7 +562,7 @@ describe('worker turn pipeline: merge double texting', () => {
 
     const result = await draining.finally(() => lease!.release());
 
-    expect(result).toEqual({ turns: 1, ownSettled: true });
+    expect(result).toEqual({ turns: 1, ownSettled: true, answered: [m1, m2, m3] });
     // The third message restarted the quiet window.
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_750);
     const input = agent.inputs.at(-1)!;

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { ScheduledWake, Session } from '@falai/agent';
-import { LATENCY_BUCKET_BOUNDS_MS, ModelPrices, Prisma, PrismaService, usageSlot } from '@switchboard/db';
+import { LATENCY_BUCKET_BOUNDS_MS, ModelPrices, PrismaService, usageSlot } from '@switchboard/db';
+import pg from 'pg';
 import { turnCost } from './turn-cost';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError } from './turn-errors';
 import type { PendingMessage } from './load-turn-state';
@@ -121,7 +122,10 @@ export class CommitTurn {
     };
     let result: CommitFunctionResult;
     try {
-      const [row] = await this.prisma.$queryRaw<{ result: CommitFunctionResult }[]>`SELECT sb_commit_turn(${JSON.stringify(payload)}::jsonb) AS result`;
+      const [row] = await this.prisma.queryPrepared<{ result: CommitFunctionResult }>('sb_commit_turn', {
+        text: 'SELECT sb_commit_turn($1::jsonb) AS result',
+        values: [JSON.stringify(payload)],
+      });
       result = row.result;
     } catch (err) {
       const state = sqlStateOf(err);
@@ -148,12 +152,10 @@ interface CommitFunctionResult {
 const ALREADY_ANSWERED = 'SB409';
 const VERSION_CONFLICT = 'SB412';
 
-/** The Postgres SQLSTATE behind a failed raw query, as Prisma's driver adapter reports it. */
+/** The SQLSTATE of a Postgres error (node-postgres' DatabaseError carries it as `code`). */
 function sqlStateOf(err: unknown): string | undefined {
-  if (!(err instanceof Prisma.PrismaClientKnownRequestError)) return undefined;
-  const meta = err.meta as { code?: unknown; driverAdapterError?: { cause?: { originalCode?: unknown; code?: unknown } } } | undefined;
-  const code = meta?.driverAdapterError?.cause?.originalCode ?? meta?.driverAdapterError?.cause?.code ?? meta?.code;
-  return typeof code === 'string' ? code : undefined;
+  if (!(err instanceof pg.DatabaseError)) return undefined;
+  return err.code;
 }
 
 /**

@@ -24,6 +24,8 @@ export interface DrainResult {
    * with no turns: someone else settled it (an earlier holder answered it).
    */
   ownSettled: boolean;
+  /** Every message this drain's turns answered, the own one included. */
+  answered: string[];
 }
 
 const SEQUENTIAL: DoubleTextingConfig = { policy: 'sequential' };
@@ -32,7 +34,8 @@ const SEQUENTIAL: DoubleTextingConfig = { policy: 'sequential' };
  * The lease holder answers every queued inbound message of the session in arrival order, by the
  * agent's double-texting policy: `sequential` runs one turn per message; `merge` waits until the
  * burst has been quiet for the merge window, then answers all its messages in one turn. Messages
- * that arrive meanwhile are picked up by the same loop; their own jobs later find them answered.
+ * that arrive meanwhile are picked up by the same loop; their own jobs are removed afterwards
+ * (RetireAnsweredJobs), or, held by another worker meanwhile, find them answered.
  *
  * Sequential turns cost two Postgres round trips each (docs/hot-path.md): the claim-and-load
  * (LoadTurnState.claim: the own message's status, the next queued message, the session, its
@@ -72,8 +75,9 @@ export class DrainSession {
     // Answered by an earlier holder: end at once, unless messages still wait. Holding the lease,
     // this job answers them rather than trusting their own jobs to come: those may be gone (a
     // flushed Redis, a job that failed), leaving the session silent until the sweeper's next pass.
-    if (req.ownMessageId && first.ownSettled && first.next === null) return { turns: 0, ownSettled: true };
+    if (req.ownMessageId && first.ownSettled && first.next === null) return { turns: 0, ownSettled: true, answered: [] };
     let turns = 0;
+    const answered: string[] = [];
     let ownSettled = !req.ownMessageId || first.ownSettled;
     // Once per drain (a policy edit applies from the next drain).
     const policy = await this.policyOf(req, first.state);
@@ -98,13 +102,14 @@ export class DrainSession {
       if (batch.length === 0) break;
       const committed = await this.runTurn.execute(req.tenantId, req.sessionId, { kind: 'messages', messages: batch }, req.lease, claim?.state);
       turns++;
+      if (committed) answered.push(...committed.answered);
       if (req.ownMessageId && committed?.answered.includes(req.ownMessageId)) ownSettled = true;
       claim = undefined;
       // The commit saw what is queued after it; a turn dropped uncommitted (answered elsewhere) did not.
       more = committed === null || committed.next !== null;
     }
     if (!ownSettled && req.ownMessageId) ownSettled = await this.isSettled(req.tenantId, req.ownMessageId);
-    return { turns, ownSettled };
+    return { turns, ownSettled, answered };
   }
 
   private pending(req: DrainRequest, take: number): Promise<PendingMessage[]> {

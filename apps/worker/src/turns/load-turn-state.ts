@@ -70,7 +70,7 @@ export class LoadTurnState {
   constructor(private readonly prisma: PrismaService) {}
 
   async execute(tenantId: string, sessionId: string): Promise<TurnState> {
-    const [row] = await this.prisma.$queryRaw<TurnStateRow[]>(turnStateQuery(tenantId, sessionId));
+    const [row] = await this.prisma.queryPrepared<TurnStateRow>('sb_turn_state', turnStateQuery(tenantId, sessionId));
     if (!row) throw new TurnSessionMissingError(sessionId);
     return turnStateOf(row);
   }
@@ -82,7 +82,10 @@ export class LoadTurnState {
    * without a turn.
    */
   async claim(tenantId: string, sessionId: string, ownMessageId?: string): Promise<SessionClaim> {
-    const [row] = await this.prisma.$queryRaw<TurnStateRow[]>(turnStateQuery(tenantId, sessionId, ownMessageId));
+    const [row] = await this.prisma.queryPrepared<TurnStateRow>(
+      ownMessageId === undefined ? 'sb_turn_state' : 'sb_turn_state_claim',
+      turnStateQuery(tenantId, sessionId, ownMessageId),
+    );
     // No session (deleted with its messages): nothing waits, the own message included.
     if (!row) return { ownSettled: true, next: null };
     const ownSettled = ownMessageId !== undefined && row.ownStatus !== 'queued';
@@ -109,7 +112,9 @@ function turnStateOf(row: TurnStateRow): TurnState {
  * planner reads its last turns from the index; matched on the column it assumed an average
  * session of a few dozen turns and read all 5,000 of a long one to sort them (a CI run).
  * Every turn holds at least the inbound it answered, so HISTORY_LIMIT turns always cover the last
- * HISTORY_LIMIT messages. Exported so a test can read its plan.
+ * HISTORY_LIMIT messages. Run as a prepared statement (one text with the own message, one
+ * without), so after a few calls a connection keeps a generic plan, made without the values:
+ * `load-turn-state.spec.ts` checks that plan too. Exported so a test can read its plans.
  */
 export function turnStateQuery(tenantId: string, sessionId: string, ownMessageId?: string): Prisma.Sql {
   // The own message's status; with it settled and nothing else waiting the history is not needed

@@ -9,6 +9,7 @@ import { MAX_CONFLICT_REPLAYS } from '../config/worker-settings';
 import type { TurnContext } from '../tools/agent-tool.decorator';
 import { CommitTurn, type CommittedTurn, type OutboundReply, type TurnCommit } from './commit-turn';
 import { recordCommittedTurn } from '../metrics/turn-metrics';
+import { DeltaRelay } from './delta-relay';
 import { LoadTurnState, type PendingMessage, type TurnState } from './load-turn-state';
 import { SessionEvents } from './session-events';
 import {
@@ -124,14 +125,20 @@ export class RunTurn {
   }
 
   /**
-   * Runs the turn through turnStream and relays each delta on the session channel (the API's
-   * stream endpoint); the final result is what `turn` would return. Publishes are not awaited one
-   * by one: one connection keeps them in order.
+   * Runs the turn through turnStream and relays its deltas on the session channel (the API's
+   * stream endpoint), joined (DeltaRelay); the final result is what `turn` would return.
+   * Publishes are not awaited one by one: one connection keeps them in order, and the last
+   * pending delta goes before the turn commits.
    */
   private async streamed(loaded: LoadedAgent, input: TurnInput<TurnContext>, sessionId: string, turnId: string): Promise<TurnResult> {
-    for await (const chunk of loaded.agent.turnStream(input)) {
-      if ('delta' in chunk) void this.events.publish(sessionId, { type: 'delta', turnId, delta: chunk.delta });
-      else return chunk.result;
+    const relay = new DeltaRelay((delta) => void this.events.publish(sessionId, { type: 'delta', turnId, delta }));
+    try {
+      for await (const chunk of loaded.agent.turnStream(input)) {
+        if ('delta' in chunk) relay.push(chunk.delta);
+        else return chunk.result;
+      }
+    } finally {
+      relay.flush();
     }
     throw new TurnStreamEndedError(sessionId);
   }

@@ -8,6 +8,7 @@ import type { FlowInputLoader } from '../wakes/flow-input-loader';
 import type { DrainSession } from './drain-session';
 import type { RecordDeadLetter } from './record-dead-letter';
 import type { RecordUnderstandDeferral } from './record-understand-deferral';
+import type { RetireAnsweredJobs } from './retire-answered-jobs';
 import type { RunTurn } from './run-turn';
 import type { SessionEvents } from './session-events';
 import { UnderstandDeferredError } from './turn-errors';
@@ -21,7 +22,7 @@ import { TurnProcessor } from './turn.processor';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A TurnProcessor over stand-ins: only what a test names is real enough to be called. */
-function processorOf(parts: { leases: unknown; drain: unknown; events?: unknown; deferrals?: unknown; deadLetters?: unknown; queue?: unknown }): TurnProcessor {
+function processorOf(parts: { leases: unknown; drain: unknown; events?: unknown; deferrals?: unknown; deadLetters?: unknown; retire?: unknown; queue?: unknown }): TurnProcessor {
   return new TurnProcessor(
     { WORKER_CONCURRENCY: 1 } as WorkerEnv,
     parts.leases as SessionLeases,
@@ -31,6 +32,7 @@ function processorOf(parts: { leases: unknown; drain: unknown; events?: unknown;
     (parts.events ?? {}) as SessionEvents,
     (parts.deferrals ?? {}) as RecordUnderstandDeferral,
     (parts.deadLetters ?? {}) as RecordDeadLetter,
+    (parts.retire ?? { execute: async () => 0 }) as RetireAnsweredJobs,
     (parts.queue ?? {}) as Queue<TurnJobData>,
   );
 }
@@ -106,31 +108,37 @@ describe('TurnProcessor: a model down for now', () => {
 });
 
 describe('TurnProcessor: the session lease is taken', () => {
-  function busyProcessor() {
-    const drain = { isSettled: jest.fn(async () => true) } as unknown as DrainSession;
+  it.each([0, 1])('puts the job back delayed without a database read (stalled %i times): the holder removes it once it answers its message', async (stalledCounter) => {
+    const drain = { isSettled: jest.fn(async () => true), execute: jest.fn() };
     const processor = processorOf({ leases: { acquire: async () => null }, drain });
-    return processor;
-  }
-  const jobWith = (stalledCounter: number) =>
-    ({ data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter, moveToDelayed: jest.fn(async () => undefined) }) as unknown as Job<TurnJobData>;
+    const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter, moveToDelayed: jest.fn(async () => undefined) } as unknown as Job<TurnJobData>;
 
-  it('ends a job whose message the holder answered', async () => {
-    const job = jobWith(0);
-    await expect(busyProcessor().process(job, 'token')).resolves.toEqual({ status: 'already-answered' });
-    expect(job.moveToDelayed).not.toHaveBeenCalled();
-  });
+    await expect(processor.process(job, 'token')).rejects.toBeInstanceOf(DelayedError);
 
-  it('has a job back from a stall wait out the lease (its dead worker may hold it) and drain, even with its message answered', async () => {
-    const job = jobWith(1);
-    await expect(busyProcessor().process(job, 'token')).rejects.toBeInstanceOf(DelayedError);
     expect(job.moveToDelayed).toHaveBeenCalledWith(expect.any(Number), 'token');
+    expect(drain.isSettled).not.toHaveBeenCalled();
+    expect(drain.execute).not.toHaveBeenCalled();
+  });
+});
+
+describe('TurnProcessor: a burst answered by one drain', () => {
+  it('removes the jobs of the other messages its drain answered, not its own', async () => {
+    const execute = jest.fn().mockResolvedValue({ turns: 3, ownSettled: true, answered: ['m1', 'm2', 'm3'] });
+    const retire = { execute: jest.fn(async (ids: string[]) => ids.length) };
+    const lease = { isHeld: true, release: jest.fn(async () => undefined) };
+    const processor = processorOf({ leases: { acquire: async () => lease }, drain: { execute }, retire });
+    const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm2' }, timestamp: Date.now(), stalledCounter: 0 } as unknown as Job<TurnJobData>;
+
+    await expect(processor.process(job, 'token')).resolves.toEqual({ status: 'drained', turns: 3 });
+
+    expect(retire.execute).toHaveBeenCalledWith(['m1', 'm3']);
   });
 });
 
 describe('TurnProcessor: the database away for a moment', () => {
   it('tries the job again in place, keeping its place in the queue, and answers once the database is back', async () => {
     const lost = new Prisma.PrismaClientKnownRequestError('Server has closed the connection.', { code: 'P1017', clientVersion: 'test' });
-    const execute = jest.fn().mockRejectedValueOnce(lost).mockRejectedValueOnce(lost).mockResolvedValue({ turns: 1, ownSettled: true });
+    const execute = jest.fn().mockRejectedValueOnce(lost).mockRejectedValueOnce(lost).mockResolvedValue({ turns: 1, ownSettled: true, answered: ['m'] });
     const lease = { isHeld: true, release: jest.fn(async () => undefined) };
     const processor = processorOf({ leases: { acquire: async () => lease }, drain: { execute } });
     const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter: 0, moveToDelayed: jest.fn() } as unknown as Job<TurnJobData>;

@@ -14,6 +14,7 @@ import { FlowInputLoader } from '../wakes/flow-input-loader';
 import { RunTurn, type TurnTrigger } from './run-turn';
 import { RecordUnderstandDeferral } from './record-understand-deferral';
 import { RecordDeadLetter } from './record-dead-letter';
+import { RetireAnsweredJobs } from './retire-answered-jobs';
 import { SessionEvents } from './session-events';
 import { UnderstandDeferredError } from './turn-errors';
 import { transientRetryDelayMs } from './turn-failure';
@@ -48,6 +49,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     private readonly events: SessionEvents,
     private readonly deferrals: RecordUnderstandDeferral,
     private readonly deadLetters: RecordDeadLetter,
+    private readonly retire: RetireAnsweredJobs,
     @InjectQueue(QUEUES.turns) private readonly queue: Queue<TurnJobData>,
   ) {
     super();
@@ -91,16 +93,15 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
   }
 
   private async attempt(job: TurnJob, token?: string): Promise<TurnJobResult> {
-    const { tenantId, sessionId, messageId } = job.data;
-    // The lease first: the drain's first read tells whether the own message still waits. Only a
-    // job that finds the lease busy reads that itself, to end at once if the holder answered it.
+    const { tenantId, sessionId } = job.data;
+    // The lease first: the drain's first read tells whether the own message still waits.
     const lease = await this.leases.acquire(sessionId);
     if (!lease) {
-      // A job back from a stall likely finds the lease its own dead worker still holds: it waits
-      // that out and drains the session, as that worker would have, even with its own message
-      // answered — the later messages' jobs may be gone (a flushed Redis), and nobody else may come.
-      const recovered = job.stalledCounter > 0;
-      if (messageId && !recovered && (await this.drain.isSettled(tenantId, messageId))) return { status: 'already-answered' };
+      // Busy: most likely its holder is draining this very burst. It answers this message too and
+      // then removes this job (RetireAnsweredJobs), so waiting costs no read; a job that comes back
+      // first finds its message answered in its claim. A job back from a stall likely finds the
+      // lease its own dead worker still holds: it waits that out and drains the session, as that
+      // worker would have (the later messages' jobs may be gone, and nobody else may come).
       return this.retryLater(job, token);
     }
     try {
@@ -137,6 +138,8 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
   private async answer(job: TurnJob, token: string | undefined, lease: Lease): Promise<TurnJobResult> {
     const { tenantId, sessionId, messageId } = job.data;
     const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, lease, stopping: () => this.stopping });
+    // The burst's other messages are answered: their jobs need not come up.
+    await this.retire.execute(result.answered.filter((id) => id !== messageId));
     if (!result.ownSettled) return this.retryLater(job, token);
     // Settled, and not by a turn of this drain: an earlier holder answered it.
     if (result.turns === 0) return { status: 'already-answered' };
@@ -158,6 +161,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       trigger = { kind: 'input', key: wake!, at, input };
     }
     const drained = await this.drain.execute({ tenantId, sessionId, lease, stopping: () => this.stopping });
+    await this.retire.execute(drained.answered);
     if (this.stopping || !lease.isHeld) return this.retryLater(job, token);
     const committed = await this.runTurn.execute(tenantId, sessionId, trigger, lease);
     return { status: 'woke', turns: drained.turns, committed: committed !== null };

@@ -11,6 +11,7 @@ import { DrainSession } from './drain-session';
 import { LoadTurnState } from './load-turn-state';
 import { RecordUnderstandDeferral } from './record-understand-deferral';
 import { RecordDeadLetter } from './record-dead-letter';
+import { RetireAnsweredJobs } from './retire-answered-jobs';
 import { RunTurn } from './run-turn';
 import { SessionEvents } from './session-events';
 import { TurnProcessor } from './turn.processor';
@@ -34,6 +35,7 @@ import { WakesModule } from '../wakes/wakes.module';
     RunTurn,
     RecordUnderstandDeferral,
     RecordDeadLetter,
+    RetireAnsweredJobs,
     DrainSession,
     TurnProcessor,
   ],
