@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, openSync, readFileSync } from 'node:fs';
+import { fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -31,14 +31,29 @@ export interface ApiProcess {
 
 /**
  * Starts the API from source on a free port and waits until `probe` answers 200 (`live` for an
- * API whose dependencies are down on purpose).
+ * API whose dependencies are down on purpose). A port freePort found free can be taken by another
+ * process before the API binds it (parallel suites start servers too): then it starts again on
+ * new ports, up to three times.
  */
 export async function startApi(env: NodeJS.ProcessEnv, name: string, probe: 'ready' | 'live' = 'ready'): Promise<ApiProcess> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startApiOnce(env, name, probe);
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || attempt >= 3) throw err;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startApiOnce(env: NodeJS.ProcessEnv, name: string, probe: 'ready' | 'live'): Promise<ApiProcess> {
   const port = await freePort();
   const metricsPort = await freePort();
   mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   const logFile = path.join(ROOT, '.tmp', `${name}-api.log`);
   const out = openSync(logFile, 'a');
+  const logStart = fstatSync(out).size;
   const child = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/api/src/main.ts'], {
     cwd: ROOT,
     // The tests play the reverse proxy, from loopback: their X-Forwarded-For is each test's own
@@ -48,17 +63,18 @@ export async function startApi(env: NodeJS.ProcessEnv, name: string, probe: 'rea
     stdio: ['ignore', out, out],
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await waitUntil(child, `${baseUrl}/health/${probe}`, logFile);
+  await waitUntil(child, `${baseUrl}/health/${probe}`, logFile, logStart);
   // Its answers are checked against its OpenAPI document too (answer-validation.ts).
   ((globalThis as { __SB_API_ORIGINS__?: Set<string> }).__SB_API_ORIGINS__ ??= new Set()).add(new URL(baseUrl).origin);
   return { child, baseUrl, metricsUrl: `http://127.0.0.1:${metricsPort}/metrics`, logFile };
 }
 
-async function waitUntil(child: ChildProcess, probeUrl: string, logFile: string): Promise<void> {
+async function waitUntil(child: ChildProcess, probeUrl: string, logFile: string, logStart: number): Promise<void> {
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) {
-      throw new Error(`The API exited with code ${child.exitCode} while starting:\n${tail(logFile)}`);
+      const message = `The API exited with code ${child.exitCode} while starting:\n${tail(logFile)}`;
+      throw readFileSync(logFile).subarray(logStart).includes('EADDRINUSE') ? new PortTakenError(message) : new Error(message);
     }
     try {
       const res = await fetch(probeUrl);
