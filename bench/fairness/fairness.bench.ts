@@ -56,7 +56,7 @@ async function scenario(ctx: BenchContext, env: BenchEnv, size: (typeof SIZES)['
     ctx.log(`fairness, ${processes} worker(s): B alone (${size.trickle} messages at ${size.trickleRate}/s)`);
     await trickle(posterB, 'idle', size);
     await waitUntilAnswered(prisma, b, size.timeoutMs);
-    const idle = await latencies(prisma, b, 'idle-%');
+    const idle = latency(await turnTimes(prisma, b, 'idle-%'));
 
     ctx.log(`fairness, ${processes} worker(s): A floods ${size.flood} messages while B trickles`);
     const floodMessages: OutgoingMessage[] = Array.from({ length: size.flood }, (_, i) => ({ session: `flood-${i % 500}`, text: `flood ${i}` }));
@@ -69,8 +69,9 @@ async function scenario(ctx: BenchContext, env: BenchEnv, size: (typeof SIZES)['
     const floodPerSec = size.flood / ((Date.now() - f0) / 1000);
     await waitUntilAnswered(prisma, b, size.timeoutMs);
     await waitUntilAnswered(prisma, a, size.timeoutMs);
-    const flooded = await latencies(prisma, b, 'flooded-%');
-    const floodedParts = await latencyParts(prisma, b, 'flooded-%');
+    const floodedTimes = await turnTimes(prisma, b, 'flooded-%');
+    const flooded = latency(floodedTimes);
+    const floodedParts = latencyParts(floodedTimes);
     const floodAnswered = await prisma.message.count({ where: { tenantId: a.tenant.id, direction: 'inbound', status: 'answered' } });
     return { processes, idle, flooded, floodedParts, floodPerSec, floodAnswered };
   } finally {
@@ -88,14 +89,14 @@ async function trickle(poster: MessagePoster, tag: string, size: (typeof SIZES)[
   await runOpenLoop(poissonSchedule(messages.length, size.trickleRate), (i) => poster.post(messages[i]));
 }
 
+type TurnTimes = { queueWaitMs: number; totalMs: number; commitMs: number }[];
+
 /** Accepted → reply committed, from the turn rows. */
-async function latencies(prisma: PrismaClient, fx: TenantFixture, sessions: string): Promise<LatencySummary> {
-  const rows = await turnTimes(prisma, fx, sessions);
+function latency(rows: TurnTimes): LatencySummary {
   return summarize(rows.map((r) => r.queueWaitMs + r.totalMs));
 }
 
-async function latencyParts(prisma: PrismaClient, fx: TenantFixture, sessions: string): Promise<Scenario['floodedParts']> {
-  const rows = await turnTimes(prisma, fx, sessions);
+function latencyParts(rows: TurnTimes): Scenario['floodedParts'] {
   return {
     queueWait: summarize(rows.map((r) => r.queueWaitMs)),
     turn: summarize(rows.map((r) => r.totalMs - r.commitMs)),
@@ -103,7 +104,8 @@ async function latencyParts(prisma: PrismaClient, fx: TenantFixture, sessions: s
   };
 }
 
-async function turnTimes(prisma: PrismaClient, fx: TenantFixture, sessions: string): Promise<{ queueWaitMs: number; totalMs: number; commitMs: number }[]> {
+/** The tenant's turns in the sessions matching `sessions` (a LIKE pattern): queue wait, total and commit time. */
+async function turnTimes(prisma: PrismaClient, fx: TenantFixture, sessions: string): Promise<TurnTimes> {
   const rows = await prisma.$queryRawUnsafe<{ queueWaitMs: number; totalMs: number; commitMs: number }[]>(
     `SELECT t."queueWaitMs", t."totalMs", t."commitMs" FROM "Message" m
        JOIN "Session" s ON s.id = m."sessionId" JOIN "Turn" t ON t.id = m."turnId"

@@ -92,5 +92,6 @@ export function perUnitNet(counted: { trips: RoundTrips; seconds: number }, unit
 export async function idleRoundTripRate(metricsUrls: string[], ms: number): Promise<RoundTrips> {
   const counter = await startRoundTripCount(metricsUrls);
   await new Promise((r) => setTimeout(r, ms));
-  return counter.perUnit(ms / 1000);
+  const { trips, seconds } = await counter.counted();
+  return typeof trips === 'number' ? trips / seconds : trips;
 }

@@ -140,12 +140,20 @@ describe('Postgres round trips per message', () => {
     // The customer double-texts while no worker takes jobs: four jobs wait, in order.
     await queue.pause();
     const ids: string[] = [];
-    let worked = 0;
     try {
       for (let i = 0; i < BURST; i++) ids.push(...(await post([session], `mensagem ${i}`)));
-    } finally {
-      worked = await during(workerMetricsUrl, async () => void (await queue.resume(), await answered(ids)), workerScrape);
+    } catch (err) {
+      await queue.resume();
+      throw err;
     }
+    const worked = await during(
+      workerMetricsUrl,
+      async () => {
+        await queue.resume();
+        await answered(ids);
+      },
+      workerScrape,
+    );
 
     // The first job answers all four, two round trips each; the other three jobs are gone
     // rather than each coming up for one more read that finds its message answered.
