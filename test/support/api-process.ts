@@ -59,7 +59,7 @@ async function startApiOnce(env: NodeJS.ProcessEnv, name: string, probe: 'ready'
     // The tests play the reverse proxy, from loopback: their X-Forwarded-For is each test's own
     // client address (test/security/client-address.spec.ts covers TRUST_PROXY off).
     // Many APIs and workers run at once against one Postgres (100 connections): small pools.
-    env: { DATABASE_POOL_MAX: '5', API_METRICS_PORT: String(metricsPort), API_METRICS_HOST: '127.0.0.1', TRUST_PROXY: 'loopback', ...env, PORT: String(port), HOST: '127.0.0.1' },
+    env: { DATABASE_POOL_MAX: '5', QUEUE_PG_POOL_MAX: '2', API_METRICS_PORT: String(metricsPort), API_METRICS_HOST: '127.0.0.1', TRUST_PROXY: 'loopback', ...env, PORT: String(port), HOST: '127.0.0.1' },
     stdio: ['ignore', out, out],
   });
   const baseUrl = `http://127.0.0.1:${port}`;

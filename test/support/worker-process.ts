@@ -41,6 +41,9 @@ export function startWorker(env: Record<string, string> = {}): Promise<WorkerPro
       WORKER_METRICS_PORT: '0',
       // Many workers and APIs run at once against one Postgres (100 connections): small pools.
       DATABASE_POOL_MAX: '5',
+      // Postgres mode: each of a worker's BullMQ objects keeps a pool of its own (~24 connections
+      // at 4 each); two such suites side by side ran out of Postgres's 100.
+      QUEUE_PG_POOL_MAX: '2',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

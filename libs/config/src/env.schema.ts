@@ -41,7 +41,12 @@ export const envSchema = z.object({
    * postgres (loadEnv decides; see queueBackend()).
    */
   QUEUE_BACKEND: z.enum(['redis', 'postgres']).optional(),
-  /** Prefix of every BullMQ key, so test runs and deployments can share one Redis. */
+  /**
+   * Postgres connections per pool of the Postgres queue mode: each BullMQ Queue and Worker object
+   * keeps one (plus its LISTEN client), and so does the backend's leases/pub-sub pool. A worker
+   * holds several of them, so this times their count is what the mode costs Postgres per process.
+   */
+  QUEUE_PG_POOL_MAX: z.coerce.number().int().min(1).max(20).default(4),
   /** Prefix of every Redis key and queue. No braces: queue names carry the Redis Cluster hash tags. */
   QUEUE_PREFIX: z.string().min(1).regex(/^[^{}]+$/, 'must not contain { or }: the queue names carry the Redis Cluster hash tags').default('sb'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),

@@ -40,7 +40,7 @@ import { RedisSessionEventsSubscriber, SessionEventsSubscriber } from './session
       inject: [ENV],
       useFactory: async (env: Env) => {
         if (queueBackend(env) !== 'postgres') return null;
-        const pool = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
+        const pool = new Pool({ connectionString: env.DATABASE_URL, max: env.QUEUE_PG_POOL_MAX });
         pool.on('error', () => undefined); // an idle client dropped; the next query reconnects
         await ensureRuntimeSchema(pool);
         return pool;

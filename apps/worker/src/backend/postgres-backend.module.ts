@@ -26,7 +26,7 @@ class PoolCloser implements OnModuleDestroy {
       provide: RUNTIME_POOL,
       inject: [WORKER_ENV],
       useFactory: async (env: WorkerEnv) => {
-        const pool = new Pool({ connectionString: env.DATABASE_URL, max: 4 });
+        const pool = new Pool({ connectionString: env.DATABASE_URL, max: env.QUEUE_PG_POOL_MAX });
         pool.on('error', () => undefined); // an idle client dropped; the next query reconnects
         await ensureRuntimeSchema(pool);
         return pool;

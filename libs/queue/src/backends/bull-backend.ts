@@ -11,7 +11,8 @@ import {
 } from 'bullmq';
 import { redisConnection, type RedisClientOptions } from '../connection';
 
-type BullEnv = Pick<Env, 'QUEUE_BACKEND' | 'REDIS_URL' | 'DATABASE_URL' | 'QUEUE_PREFIX'>;
+// QUEUE_PG_POOL_MAX is optional so an Env built by hand (tests, benches) needs only the four.
+type BullEnv = Pick<Env, 'QUEUE_BACKEND' | 'REDIS_URL' | 'DATABASE_URL' | 'QUEUE_PREFIX'> & Partial<Pick<Env, 'QUEUE_PG_POOL_MAX'>>;
 
 /**
  * The Postgres schema BullMQ's Postgres backend keeps its tables in. It stands in for the Redis
@@ -28,7 +29,7 @@ export function bullSchema(prefix: string): string {
 export function bullPostgresConnection(env: BullEnv): PostgresPoolConfig {
   // migrate: BullMQ creates or upgrades its own tables (under an advisory lock, so the API and
   // every worker may start at once); a small pool, as the LISTEN client is a connection of its own.
-  return { connectionString: env.DATABASE_URL, schema: bullSchema(env.QUEUE_PREFIX), migrate: true, max: 4 };
+  return { connectionString: env.DATABASE_URL, schema: bullSchema(env.QUEUE_PREFIX), migrate: true, max: env.QUEUE_PG_POOL_MAX ?? 4 };
 }
 
 /**
