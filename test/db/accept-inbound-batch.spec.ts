@@ -1,20 +1,20 @@
 import { randomUUID } from 'node:crypto';
-import { TENANT_ROLE, type PrismaClient } from '@switchboard/db';
+import { PrismaService, TENANT_ROLE } from '@switchboard/db';
 import { insertQueuedMessages, type QueuedInbound } from '../../apps/api/src/messages/insert-inbound-message';
 import { MessageIdReusedError } from '../../apps/api/src/messages/messages.errors';
-import { createTenantFixture, testPrisma, type TenantFixture } from '../support/fixtures';
+import { createTenantFixture, type TenantFixture } from '../support/fixtures';
 
 jest.setTimeout(30_000);
 
 // Group commit at ingest: many messages in one call of sb_accept_inbound_batch, each with its
 // own answer, as if each had been stored on its own.
 
-let prisma: PrismaClient;
+let prisma: PrismaService;
 let a: TenantFixture;
 let b: TenantFixture;
 
 beforeAll(async () => {
-  prisma = testPrisma();
+  prisma = new PrismaService(process.env.DATABASE_URL!, 3);
   [a, b] = await Promise.all([createTenantFixture(prisma), createTenantFixture(prisma)]);
 });
 afterAll(() => prisma.$disconnect());

@@ -5,6 +5,7 @@ import { TenantStatuses } from '../tenant-status/tenant-statuses';
 import { ApiKeyCache, type CachedApiKey } from './api-key-cache';
 import type { ChannelAuthRequest } from './channel-auth.context';
 import { InvalidApiKeyError, MissingApiKeyError, RevokedApiKeyError } from './api-key.errors';
+import { assignLogFields } from '../logging/assign-log-fields';
 
 /** lastUsedAt is a hint for people, not an audit trail: refresh it at most this often. */
 const LAST_USED_RESOLUTION_MS = 60_000;
@@ -34,7 +35,7 @@ export class ApiKeyGuard implements CanActivate {
     const verified = this.cache.get(keyHash) ?? (await this.lookUp(keyHash));
     await this.statuses.assertActive(verified.auth.tenantId);
     req.channelAuth = verified.auth;
-    this.logger.assign({ tenantId: verified.auth.tenantId, channelId: verified.auth.channelId });
+    assignLogFields(this.logger, { tenantId: verified.auth.tenantId, channelId: verified.auth.channelId });
     this.touch(verified);
     return true;
   }

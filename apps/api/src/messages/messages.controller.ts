@@ -72,10 +72,8 @@ export class MessagesController {
     @Query(new ZodValidationPipe(postMessageQuery, 'query')) query: PostMessageQuery,
     @Res({ passthrough: true }) reply: FastifyReply,
   ): Promise<MessageAnswer> {
-    // Stop waiting when the client hangs up; 'close' also fires after a normal answer, harmlessly.
-    const gone = new AbortController();
-    reply.raw.once('close', () => gone.abort());
-    const result = await this.postMessage.execute(auth, body, query.wait ?? 0, gone.signal);
+    const wait = query.wait ?? 0;
+    const result = await this.postMessage.execute(auth, body, wait, wait > 0 ? clientGone(reply) : undefined);
     void reply.status(result.httpStatus);
     return result.body;
   }
@@ -92,4 +90,17 @@ export class MessagesController {
   ): Promise<z.infer<typeof sessionMessagesAnswer>> {
     return this.listSessionMessages.execute(auth, params.sessionId, query);
   }
+}
+
+/**
+ * Aborts when the client hangs up before its answer, so a waiting request stops waiting. Only
+ * for requests that wait: 'close' fires after every answer too, and an abort builds a
+ * DOMException (1% of the API's CPU at ingest when every request made one).
+ */
+function clientGone(reply: FastifyReply): AbortSignal {
+  const gone = new AbortController();
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) gone.abort();
+  });
+  return gone.signal;
 }

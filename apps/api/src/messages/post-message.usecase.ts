@@ -10,6 +10,7 @@ import { AcceptMessage, type AcceptedMessage } from './accept-message.usecase';
 import { findReplies, type AnsweredMessage, type Reply } from './find-replies';
 import type { PostMessageBody } from './messages.schemas';
 import { ReplyWaiter } from './reply-waiter';
+import { assignLogFields } from '../logging/assign-log-fields';
 
 export type PostMessageResult =
   | { httpStatus: 202; body: { messageId: string; sessionId: string; status: 'queued' | 'answered' | 'failed' } }
@@ -35,7 +36,7 @@ export class PostMessage {
   ): Promise<PostMessageResult> {
     const accepted = await this.accept.execute(auth, body);
     const { messageId, sessionId } = accepted;
-    this.logger.assign({ sessionId, messageId });
+    assignLogFields(this.logger, { sessionId, messageId });
     this.metrics.messagesAccepted.inc({ duplicate: String(accepted.duplicate) });
 
     const waiter = waitSeconds > 0 && accepted.status === 'queued' ? await this.startWaiting(messageId, sessionId) : undefined;

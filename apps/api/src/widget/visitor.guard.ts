@@ -6,6 +6,7 @@ import { WidgetChannels, type WidgetChannel } from './widget-channels';
 import { InvalidVisitorTokenError, MissingVisitorTokenError, OriginNotAllowedError } from './widget.errors';
 import { originAllowed } from './widget-settings';
 import { TenantStatuses } from '../tenant-status/tenant-statuses';
+import { assignLogFields } from '../logging/assign-log-fields';
 
 /** Who is calling a widget route: one visitor of one widget channel. */
 export interface VisitorContext extends VisitorClaims {
@@ -47,7 +48,7 @@ export class VisitorGuard implements CanActivate {
     if (!originAllowed(channel.settings, origin)) throw new OriginNotAllowedError(origin);
     await this.statuses.assertActive(channel.tenantId);
     req.visitor = { ...claims, channel, sessionKey: visitorSessionKey(claims.visitor) };
-    this.logger.assign({ tenantId: claims.tenantId, channelId: claims.channelId });
+    assignLogFields(this.logger, { tenantId: claims.tenantId, channelId: claims.channelId });
     return true;
   }
 }

@@ -8,6 +8,7 @@ import { AccessTokenService } from './access-token.service';
 import { actingTenant, TENANT_HEADER } from './acting-tenant';
 import { canUseConsole, type AdminUser } from './admin-user';
 import { PUBLIC_KEY, ROLES_KEY } from './roles.decorator';
+import { assignLogFields } from '../../logging/assign-log-fields';
 
 export interface AdminRequest {
   id?: string;
@@ -38,7 +39,7 @@ export class AdminAuthGuard implements CanActivate {
     const actingTenantId = await actingTenant(this.prisma, user, request.headers[TENANT_HEADER]);
     request.adminUser = { ...user, requestId: request.id, ...(actingTenantId && { actingTenantId }) };
     // Every log line of the request (and its "request completed" line) names who made it.
-    this.logger.assign({ userId: user.id, tenantId: user.tenantId ?? undefined });
+    assignLogFields(this.logger, { userId: user.id, tenantId: user.tenantId ?? undefined });
 
     const allowed = this.reflector.getAllAndOverride<UserRole[] | undefined>(ROLES_KEY, targets) ?? [];
     if (!allowed.includes(user.role)) throw new ForbiddenRoleError(user.role, allowed);

@@ -22,7 +22,7 @@ export class SwitchboardFastifyAdapter extends FastifyAdapter {
   constructor(opts: { bodyLimit: number; trustProxy: TrustProxy }) {
     super({
       bodyLimit: opts.bodyLimit,
-      trustProxy: opts.trustProxy,
+      trustProxy: fastifyTrustProxy(opts.trustProxy),
       genReqId: requestIdOf,
       frameworkErrors: answerFrameworkError,
       clientErrorHandler: answerClientError,
@@ -45,4 +45,15 @@ export class SwitchboardFastifyAdapter extends FastifyAdapter {
   override setErrorHandler(_handler: Parameters<FastifyAdapter['setErrorHandler']>[0]): ReturnType<FastifyAdapter['setErrorHandler']> {
     return this.getInstance(); // Nest's handler is ignored on purpose, see the class comment
   }
+}
+
+/**
+ * TRUST_PROXY as Fastify takes it. A hop count goes as the function Fastify itself made of one
+ * until 5.12, which now trusts no hop for a bare number: `n` means the `n` nearest peers are
+ * proxies (docs/security.md), so an install behind one load balancer keeps its clients' addresses.
+ */
+export function fastifyTrustProxy(trustProxy: TrustProxy): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trustProxy !== 'number') return trustProxy;
+  const hops = trustProxy;
+  return (_address, hop) => hop < hops;
 }
