@@ -73,19 +73,37 @@ export interface ApiHandle extends AppProcess {
   readonly baseUrl: string;
 }
 
-/** Starts the API on a free port and resolves once /health/ready answers 200. */
+/**
+ * Starts the API on a free port and resolves once /health/ready answers 200. A port taken between
+ * freePort and the API's listen (EADDRINUSE) is tried again on new ports, up to three times.
+ */
 export async function startApiProcess(
   name: string,
   env: Record<string, string>,
   built: boolean,
   nodeFlags: string[] = [],
 ): Promise<ApiHandle> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startApiOnFreePorts(name, env, built, nodeFlags);
+    } catch (err) {
+      if (!(err instanceof PortTakenError) || attempt >= 3) throw err;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startApiOnFreePorts(name: string, env: Record<string, string>, built: boolean, nodeFlags: string[]): Promise<ApiHandle> {
   const port = await freePort();
   const app = spawnApp('api', name, { ...env, PORT: String(port), HOST: '127.0.0.1' }, built, await freePort(), nodeFlags);
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 90_000;
   while (Date.now() < deadline) {
-    if (app.child.exitCode !== null) throw new Error(`API exited (${app.child.exitCode}) while starting:\n${tail(app.logFile)}`);
+    if (app.child.exitCode !== null) {
+      const message = `API exited (${app.child.exitCode}) while starting:\n${tail(app.logFile)}`;
+      throw message.includes('EADDRINUSE') ? new PortTakenError(message) : new Error(message);
+    }
     try {
       if ((await fetch(`${baseUrl}/health/ready`)).status === 200) return { ...app, baseUrl };
     } catch {
