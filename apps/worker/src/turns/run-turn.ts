@@ -106,7 +106,9 @@ export class RunTurn {
           outcomeCodes: planned.commit.usage.outcomeCodes,
           totalMs: committed.totalMs,
         });
-        await this.publishCommitted(sessionId, turnId, committed, turnStatus(planned.commit));
+        // Not awaited: best effort (SessionEvents), kept in order by its one connection, and so
+        // it leaves with what the turn sends next (its lease's release) in one write.
+        this.publishCommitted(sessionId, turnId, committed, turnStatus(planned.commit));
         await this.wakes.schedule(tenantId, sessionId, planned.schedule);
         return committed;
       } catch (err) {
@@ -147,13 +149,13 @@ export class RunTurn {
    * Tells the session's listeners (`?wait`, the stream) what the turn committed: replies visible
    * now at once, each delayed reply (the engine's `afterMs`) in its own event when it becomes visible.
    */
-  private publishCommitted(sessionId: string, turnId: string, committed: CommittedTurn, how: { status: TurnStatus; retryAt?: string }): Promise<void> {
+  private publishCommitted(sessionId: string, turnId: string, committed: CommittedTurn, how: { status: TurnStatus; retryAt?: string }): void {
     const now = committed.replies.filter((r) => r.visibleAt === undefined).map(({ id, text }) => ({ id, text }));
     for (const r of committed.replies) {
       if (r.visibleAt === undefined) continue;
       this.events.publishAt(r.visibleAt, sessionId, { type: 'committed', turnId, answered: [], replies: [{ id: r.id, text: r.text }] });
     }
-    return this.events.publish(sessionId, { type: 'committed', turnId, answered: committed.answered, replies: now, ...how });
+    void this.events.publish(sessionId, { type: 'committed', turnId, answered: committed.answered, replies: now, ...how });
   }
 
   private async cancelWake(sessionId: string, key: string): Promise<void> {
