@@ -147,7 +147,9 @@ export function Dashboard() {
       {latency.error ? <Alert severity="error">Could not load latency: {latency.error.message}</Alert> : null}
       {channels.error ? <Alert severity="warning">No per-channel breakdown: {channels.error.message}</Alert> : channels.data ? <ChannelBreakdown rows={channels.data} /> : null}
       {usage.error ? <Alert severity="error">Could not load usage per day: {usage.error.message}</Alert> : null}
-      {usage.isPending ? (
+      {/* The charts wait for the channel breakdown above them too: appearing later, it would push
+          them down after they had been drawn near the top (their script loads near the screen). */}
+      {usage.isPending || channels.isPending ? (
         <Typography color="text.secondary">Loading usage…</Typography>
       ) : usage.data?.length === 0 ? (
         <Typography color="text.secondary">No turns in this range yet.</Typography>
