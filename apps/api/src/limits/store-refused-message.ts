@@ -1,6 +1,5 @@
-import type { PrismaClient } from '@switchboard/db';
 import type { ChannelScope } from '../channel-auth/channel-auth.context';
-import { insertInboundMessage } from '../messages/insert-inbound-message';
+import { insertInboundMessage, type PreparedQueries } from '../messages/insert-inbound-message';
 import type { PostMessageBody } from '../messages/messages.schemas';
 
 /** The `kind` of an inbound message stored but refused because the tenant's quota is spent. */
@@ -13,10 +12,10 @@ export const QUOTA_REFUSED_KIND = 'quota-exceeded';
  * message stored first.
  */
 export async function storeRefusedMessage(
-  prisma: PrismaClient,
+  db: PreparedQueries,
   auth: ChannelScope,
   body: PostMessageBody,
 ): Promise<{ messageId: string; sessionId: string }> {
-  const m = await insertInboundMessage(prisma, auth, body, { status: 'failed', kind: QUOTA_REFUSED_KIND });
+  const m = await insertInboundMessage(db, auth, body, { status: 'failed', kind: QUOTA_REFUSED_KIND });
   return { messageId: m.messageId, sessionId: m.sessionId };
 }

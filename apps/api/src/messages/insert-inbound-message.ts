@@ -1,4 +1,4 @@
-import { type MessageStatus, type PrismaClient, type PrismaService } from '@switchboard/db';
+import type { MessageStatus, PrismaService } from '@switchboard/db';
 import type { ChannelScope } from '../channel-auth/channel-auth.context';
 import { asDependencyError } from '../common/errors/dependency-errors';
 import type { Outcome } from '../common/group-commit';
@@ -23,20 +23,21 @@ export interface InsertedInboundMessage {
  * message with `duplicate: true`, and writes nothing; the same id with another session key or
  * text throws MessageIdReusedError (409 `idempotency-key-reused`, migration 20261203110000).
  *
- * Must not run inside a transaction: the tenant scope would outlive the call.
+ * A named prepared statement past Prisma, as the batch below: Prisma's own work per query was a
+ * tenth of the API's CPU at ingest (docs/hot-path.md). Must not run inside a transaction: the
+ * tenant scope would outlive the call.
  */
 export async function insertInboundMessage(
-  prisma: Pick<PrismaClient, '$queryRawUnsafe'>,
+  db: PreparedQueries,
   auth: ChannelScope,
   body: PostMessageBody,
   stored: { status: MessageStatus; kind?: string; at?: Date },
 ): Promise<InsertedInboundMessage> {
-  const sql = acceptOne(auth, body, stored);
-  const [row] = await prisma.$queryRawUnsafe<AcceptedRow[]>(sql.text, ...sql.values);
+  const [row] = await db.queryPrepared<AcceptedRow>('sb_accept_inbound', acceptOne(auth, body, stored));
   return fromRow(row);
 }
 
-/** What the hot path needs of the database: named prepared statements (PrismaService). */
+/** What ingest needs of the database: named prepared statements, past Prisma (PrismaService). */
 export type PreparedQueries = Pick<PrismaService, 'queryPrepared'>;
 
 function acceptOne(auth: ChannelScope, body: PostMessageBody, stored: { status: MessageStatus; kind?: string; at?: Date }) {
@@ -61,11 +62,7 @@ function acceptBatch(messages: QueuedInbound[]) {
   };
 }
 
-/** One queued message, as a prepared statement (the ingest hot path). */
-async function insertQueuedMessage(db: PreparedQueries, m: QueuedInbound): Promise<InsertedInboundMessage> {
-  const [row] = await db.queryPrepared<AcceptedRow>('sb_accept_inbound', acceptOne(m.auth, m.body, { status: 'queued', at: m.at }));
-  return fromRow(row);
-}
+const insertQueued = (db: PreparedQueries, m: QueuedInbound) => insertInboundMessage(db, m.auth, m.body, { status: 'queued', at: m.at });
 
 /** One message for insertQueuedMessages, with the time it arrived. */
 export interface QueuedInbound {
@@ -79,17 +76,16 @@ export interface QueuedInbound {
  * (migration 20261204172300) is sb_accept_inbound row by row, in one statement. Each message
  * gets its own outcome, in the order given. The statement is all or nothing, so when it fails
  * for anything but a lost database, each message is stored again on its own: a row that cannot
- * be stored fails only its own request. Both statements go as named prepared statements past
- * Prisma: Prisma's own work per query was a tenth of the API's CPU at ingest (docs/hot-path.md).
+ * be stored fails only its own request.
  */
 export async function insertQueuedMessages(db: PreparedQueries, messages: QueuedInbound[]): Promise<Outcome<InsertedInboundMessage>[]> {
-  if (messages.length === 1) return [await settled(insertQueuedMessage(db, messages[0]))];
+  if (messages.length === 1) return [await settled(insertQueued(db, messages[0]))];
   let rows: (AcceptedRow & { ordinal: number })[];
   try {
     rows = await db.queryPrepared<AcceptedRow & { ordinal: number }>('sb_accept_inbound_batch', acceptBatch(messages));
   } catch (err) {
     if (asDependencyError(err)) throw err;
-    return Promise.all(messages.map((m) => settled(insertQueuedMessage(db, m))));
+    return Promise.all(messages.map((m) => settled(insertQueued(db, m))));
   }
   const byOrdinal = new Map(rows.map((row) => [row.ordinal, row]));
   return messages.map((_, i) => settledSync(() => fromRow(byOrdinal.get(i + 1))));
