@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createBullQueue, QUEUES } from '@switchboard/queue';
-import { freePort } from '../../test/support/api-process';
+import { freePort, PortTakenError, retryWhilePortTaken } from '../../test/support/api-process';
 import { sleep } from './stats';
 
 // Starts the real API and worker as child processes: the built JS (dist/) for published
@@ -77,22 +77,9 @@ export interface ApiHandle extends AppProcess {
  * Starts the API on a free port and resolves once /health/ready answers 200. A port taken between
  * freePort and the API's listen (EADDRINUSE) is tried again on new ports, up to three times.
  */
-export async function startApiProcess(
-  name: string,
-  env: Record<string, string>,
-  built: boolean,
-  nodeFlags: string[] = [],
-): Promise<ApiHandle> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await startApiOnFreePorts(name, env, built, nodeFlags);
-    } catch (err) {
-      if (!(err instanceof PortTakenError) || attempt >= 3) throw err;
-    }
-  }
+export function startApiProcess(name: string, env: Record<string, string>, built: boolean, nodeFlags: string[] = []): Promise<ApiHandle> {
+  return retryWhilePortTaken(() => startApiOnFreePorts(name, env, built, nodeFlags));
 }
-
-class PortTakenError extends Error {}
 
 async function startApiOnFreePorts(name: string, env: Record<string, string>, built: boolean, nodeFlags: string[]): Promise<ApiHandle> {
   const port = await freePort();

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { PrismaService, TENANT_ROLE } from '@switchboard/db';
+import { TENANT_ROLE, type PrismaService } from '@switchboard/db';
 import { insertQueuedMessages, type QueuedInbound } from '../../apps/api/src/messages/insert-inbound-message';
 import { MessageIdReusedError } from '../../apps/api/src/messages/messages.errors';
-import { createTenantFixture, type TenantFixture } from '../support/fixtures';
+import { createTenantFixture, testPrismaService, type TenantFixture } from '../support/fixtures';
 
 jest.setTimeout(30_000);
 
@@ -14,7 +14,7 @@ let a: TenantFixture;
 let b: TenantFixture;
 
 beforeAll(async () => {
-  prisma = new PrismaService(process.env.DATABASE_URL!, 3);
+  prisma = testPrismaService();
   [a, b] = await Promise.all([createTenantFixture(prisma), createTenantFixture(prisma)]);
 });
 afterAll(() => prisma.$disconnect());

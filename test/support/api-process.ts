@@ -35,17 +35,23 @@ export interface ApiProcess {
  * process before the API binds it (parallel suites start servers too): then it starts again on
  * new ports, up to three times.
  */
-export async function startApi(env: NodeJS.ProcessEnv, name: string, probe: 'ready' | 'live' = 'ready'): Promise<ApiProcess> {
+export function startApi(env: NodeJS.ProcessEnv, name: string, probe: 'ready' | 'live' = 'ready'): Promise<ApiProcess> {
+  return retryWhilePortTaken(() => startApiOnce(env, name, probe));
+}
+
+/** A server that exited at start because its port was taken (EADDRINUSE in its log). */
+export class PortTakenError extends Error {}
+
+/** Runs `start` again, up to three times in all, while it fails with PortTakenError. */
+export async function retryWhilePortTaken<T>(start: () => Promise<T>): Promise<T> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await startApiOnce(env, name, probe);
+      return await start();
     } catch (err) {
       if (!(err instanceof PortTakenError) || attempt >= 3) throw err;
     }
   }
 }
-
-class PortTakenError extends Error {}
 
 async function startApiOnce(env: NodeJS.ProcessEnv, name: string, probe: 'ready' | 'live'): Promise<ApiProcess> {
   const port = await freePort();

@@ -3,6 +3,7 @@ import type { AgentConfig } from '@switchboard/agent-config';
 import {
   createPrismaClient,
   generateApiKey,
+  PrismaService,
   type Agent,
   type Channel,
   type Prisma,
@@ -31,9 +32,18 @@ export interface TenantFixture {
 
 /** A Prisma client on the run's test database; disconnect it in afterAll. */
 export function testPrisma(): PrismaClient {
+  return createPrismaClient({ connectionString: testDatabaseUrl(), max: 3 });
+}
+
+/** The apps' own client on the run's test database, for code that runs prepared statements (queryPrepared). */
+export function testPrismaService(poolMax = 3): PrismaService {
+  return new PrismaService(testDatabaseUrl(), poolMax);
+}
+
+function testDatabaseUrl(): string {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is not set: run integration tests through jest (globalSetup sets it).');
-  return createPrismaClient({ connectionString: url, max: 3 });
+  return url;
 }
 
 export function uniqueSuffix(): string {

@@ -15,6 +15,9 @@ function isMasterKey(text: string): boolean {
   return /^[A-Za-z0-9+/]{43}=?$/.test(text) && Buffer.from(text, 'base64').length === 32;
 }
 
+/** QUEUE_PG_POOL_MAX when unset (also for an Env built by hand without it; see bull-backend.ts). */
+export const DEFAULT_QUEUE_PG_POOL_MAX = 4;
+
 // Every variable the apps read, validated once at start-up. An invalid value stops the process
 // with the variable's name (see loadEnv). Add new variables here, with a default when one is safe.
 export const envSchema = z.object({
@@ -46,7 +49,7 @@ export const envSchema = z.object({
    * keeps one (plus its LISTEN client), and so does the backend's leases/pub-sub pool. A worker
    * holds several of them, so this times their count is what the mode costs Postgres per process.
    */
-  QUEUE_PG_POOL_MAX: z.coerce.number().int().min(1).max(20).default(4),
+  QUEUE_PG_POOL_MAX: z.coerce.number().int().min(1).max(20).default(DEFAULT_QUEUE_PG_POOL_MAX),
   /** Prefix of every Redis key and queue. No braces: queue names carry the Redis Cluster hash tags. */
   QUEUE_PREFIX: z.string().min(1).regex(/^[^{}]+$/, 'must not contain { or }: the queue names carry the Redis Cluster hash tags').default('sb'),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(1000).default(8),

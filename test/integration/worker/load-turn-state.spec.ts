@@ -1,9 +1,9 @@
 import { HISTORY_LIMIT } from '../../../apps/worker/src/config/worker-settings';
 import { LoadTurnState, turnStateQuery } from '../../../apps/worker/src/turns/load-turn-state';
 import { TurnSessionMissingError } from '../../../apps/worker/src/turns/turn-errors';
-import { testPrisma } from '../../support/fixtures';
+import { testPrisma, testPrismaService } from '../../support/fixtures';
 import { createSessionRows, queueInbound } from './support/rows';
-import { Prisma, PrismaService, type PrismaClient } from '@switchboard/db';
+import { Prisma, type PrismaClient, type PrismaService } from '@switchboard/db';
 import pg from 'pg';
 
 jest.setTimeout(30_000);
@@ -15,7 +15,7 @@ let prisma: PrismaClient;
 let service: PrismaService;
 beforeAll(async () => {
   prisma = testPrisma();
-  service = new PrismaService(process.env.DATABASE_URL!, 2);
+  service = testPrismaService(2);
   await service.$connect();
 });
 afterAll(async () => {

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { queueBackend, type Env } from '@switchboard/config';
+import { DEFAULT_QUEUE_PG_POOL_MAX, queueBackend, type Env } from '@switchboard/config';
 import {
   createPostgresBackend,
   Queue,
@@ -29,7 +29,7 @@ export function bullSchema(prefix: string): string {
 export function bullPostgresConnection(env: BullEnv): PostgresPoolConfig {
   // migrate: BullMQ creates or upgrades its own tables (under an advisory lock, so the API and
   // every worker may start at once); a small pool, as the LISTEN client is a connection of its own.
-  return { connectionString: env.DATABASE_URL, schema: bullSchema(env.QUEUE_PREFIX), migrate: true, max: env.QUEUE_PG_POOL_MAX ?? 4 };
+  return { connectionString: env.DATABASE_URL, schema: bullSchema(env.QUEUE_PREFIX), migrate: true, max: env.QUEUE_PG_POOL_MAX ?? DEFAULT_QUEUE_PG_POOL_MAX };
 }
 
 /**
