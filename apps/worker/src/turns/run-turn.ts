@@ -106,8 +106,9 @@ export class RunTurn {
           outcomeCodes: planned.commit.usage.outcomeCodes,
           totalMs: committed.totalMs,
         });
-        // Not awaited: best effort (SessionEvents), kept in order by its one connection, and so
-        // it leaves with what the turn sends next (its lease's release) in one write.
+        // Not awaited: best effort (SessionEvents, which catches its errors). On Redis one
+        // connection keeps it after the turn's deltas, and it leaves with what the turn sends
+        // next (its lease's release) in one auto-pipelined write.
         this.publishCommitted(sessionId, turnId, committed, turnStatus(planned.commit));
         await this.wakes.schedule(tenantId, sessionId, planned.schedule);
         return committed;
