@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { HistoryItem } from '@falai/agent';
-import { Prisma, PrismaService } from '@switchboard/db';
+import { Prisma, PrismaService, type QuotaLimits } from '@switchboard/db';
 import type { AgentStamp } from '../agents/agent-catalog';
 import { HISTORY_LIMIT } from '../config/worker-settings';
 import { TurnSessionMissingError } from './turn-errors';
@@ -30,6 +30,8 @@ export interface TurnState {
   history: HistoryItem[];
   /** The tenant is suspended (read with the session, fresh for every turn): the turn is refused. */
   tenantSuspended: boolean;
+  /** Which monthly limits the tenant and the agent have (read with the session): none, no quota query. */
+  quotaLimits: QuotaLimits;
   /** Which version of the session's agent a turn runs now (null: no such agent), AgentCatalog's cache key. */
   agent: AgentStamp | null;
 }
@@ -50,6 +52,8 @@ export interface SessionClaim {
 interface TurnStateRow extends TurnSessionRow {
   history: HistoryItem[];
   tenantSuspended: boolean;
+  tenantLimited: boolean;
+  agentBudgeted: boolean;
   agentFound: boolean;
   agentPublishedVersion: number | null;
   agentUpdatedAt: Date | null;
@@ -60,7 +64,8 @@ interface TurnStateRow extends TurnSessionRow {
 
 /**
  * What a turn starts from, in one round trip: the session row (its state and version), whether
- * its tenant is suspended, which version of its agent runs, and the conversation before the message being answered. The history is the messages of committed
+ * its tenant is suspended, which monthly limits exist, which version of its agent runs, and the
+ * conversation before the message being answered. The history is the messages of committed
  * turns only (queued messages are not part of it yet), turn by turn, each turn's inbound before
  * its replies: ordering by turn rather than by `seq` matters for bursts, whose first replies are
  * stored after the later messages arrived. The last HISTORY_LIMIT messages.
@@ -95,9 +100,10 @@ export class LoadTurnState {
 }
 
 function turnStateOf(row: TurnStateRow): TurnState {
-  const { history, tenantSuspended, agentFound, agentPublishedVersion, agentUpdatedAt, agentArchivedAt, ownStatus: _own, next: _next, ...session } = row;
+  const { history, tenantSuspended, tenantLimited, agentBudgeted, agentFound, agentPublishedVersion, agentUpdatedAt, agentArchivedAt, ownStatus: _own, next: _next, ...session } =
+    row;
   const agent = agentFound ? { publishedVersion: agentPublishedVersion, updatedAt: agentUpdatedAt!, archivedAt: agentArchivedAt } : null;
-  return { session, history, tenantSuspended, agent };
+  return { session, history, tenantSuspended, quotaLimits: { tenant: tenantLimited, agent: agentBudgeted }, agent };
 }
 
 /**
@@ -127,9 +133,11 @@ export function turnStateQuery(tenantId: string, sessionId: string, ownMessageId
   const historyWanted = ownMessageId ? Prisma.sql`(${own} = 'queued' OR ${anyQueued})` : Prisma.sql`true`;
   return Prisma.sql`
       SELECT s."id", s."tenantId", s."status"::text AS "status", s."channelId", s."agentId", s."state", s."version",
-             COALESCE((SELECT tn."status" = 'suspended' FROM "Tenant" tn WHERE tn."id" = s."tenantId"), false) AS "tenantSuspended",
+             COALESCE(tn."status" = 'suspended', false) AS "tenantSuspended",
+             COALESCE(tn."monthlyLlmCallQuota" IS NOT NULL OR tn."monthlyTokenQuota" IS NOT NULL OR tn."monthlyBudgetMicros" IS NOT NULL, false) AS "tenantLimited",
              a."id" IS NOT NULL AS "agentFound", a."publishedVersion" AS "agentPublishedVersion",
              a."updatedAt" AS "agentUpdatedAt", a."archivedAt" AS "agentArchivedAt",
+             COALESCE(a."monthlyBudgetMicros" IS NOT NULL, false) AS "agentBudgeted",
              ${own} AS "ownStatus",
              (SELECT json_build_object('id', q."id", 'text', q."text", 'createdAt', q."createdAt")
                 FROM "Message" q
@@ -152,6 +160,7 @@ export function turnStateQuery(tenantId: string, sessionId: string, ownMessageId
                         ORDER BY t."createdAt" DESC, m."direction" DESC, m."seq" DESC
                         LIMIT ${HISTORY_LIMIT}) AS h), '[]'::json) ELSE '[]'::json END AS "history"
         FROM "Session" s
+        LEFT JOIN "Tenant" tn ON tn."id" = s."tenantId"
         LEFT JOIN "Agent" a ON a."id" = s."agentId" AND a."tenantId" = s."tenantId"
        WHERE s."id" = ${sessionId}::uuid AND s."tenantId" = ${tenantId}::uuid`;
 }

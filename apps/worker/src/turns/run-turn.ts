@@ -165,7 +165,7 @@ export class RunTurn {
 
   /** Runs the engine and shapes the commit; null when there is nothing to commit (a stale wake). */
   private async plan(
-    { session, history, tenantSuspended, agent }: TurnState,
+    { session, history, tenantSuspended, quotaLimits, agent }: TurnState,
     trigger: TurnTrigger,
     turnId: string,
     startedAt: number,
@@ -219,7 +219,7 @@ export class RunTurn {
         return { commit: planFailure(base(), state, err.code, err, reply), schedule: [] };
       }
       // Every attempt of every kind of turn passes here before the engine's first model call.
-      const quota = await this.quotas.verdict(session.tenantId, session.agentId);
+      const quota = await this.quotas.verdict(session.tenantId, session.agentId, quotaLimits);
       if (quota.exceeded) {
         const err = new TenantQuotaExceededError(quota.exceeded, quota.limit!, quota.resetsAt);
         this.logger.warn({ msg: `turn refused: ${quotaOwner(quota.exceeded)} over its monthly quota`, sessionId: session.id, ...describe(trigger), turnId, quota: quota.exceeded });

@@ -20,6 +20,12 @@ import {
  */
 export const QUOTA_CACHE_MS = 5_000;
 
+/** Which monthly limits exist, as read by the caller: the tenant has a quota or budget; the agent its own budget. */
+export interface QuotaLimits {
+  tenant: boolean;
+  agent: boolean;
+}
+
 /**
  * Monthly quotas on model calls, tokens and money: the tenant's (Tenant.monthlyLlmCallQuota /
  * monthlyTokenQuota / monthlyBudgetMicros) and, optionally, one agent's own money budget
@@ -35,12 +41,16 @@ export class TenantQuotas {
 
   constructor(private readonly prisma: PrismaService) {}
 
-  /** Whether a turn of the tenant (and of `agentId`, when given) may run this month. */
-  async verdict(tenantId: string, agentId?: string): Promise<QuotaVerdict> {
+  /**
+   * Whether a turn of the tenant (and of `agentId`, when given) may run this month. `limits`, when
+   * the caller read them with its own rows (the worker's claim-and-load), says which budgets exist:
+   * one that does not costs no query at all, and most tenants and agents have none.
+   */
+  async verdict(tenantId: string, agentId?: string, limits?: QuotaLimits): Promise<QuotaVerdict> {
     const [tenant, agent] = await Promise.all([
-      this.tenants.get(tenantId, () => this.tenantState(tenantId)),
+      limits?.tenant === false ? null : this.tenants.get(tenantId, () => this.tenantState(tenantId)),
       // Keyed by tenant and agent: a verdict is only ever read for the tenant it was computed for.
-      agentId ? this.agents.get(`${tenantId}:${agentId}`, () => this.agentState(tenantId, agentId)) : null,
+      agentId && limits?.agent !== false ? this.agents.get(`${tenantId}:${agentId}`, () => this.agentState(tenantId, agentId)) : null,
     ]);
     return combineVerdict(tenant, agent);
   }
