@@ -16,6 +16,7 @@ import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
 import { WakeScheduler } from '../../../apps/worker/src/wakes/wake-scheduler';
 import { FakeAgent, loadedAgent } from './support/fake-agent';
 import { createSessionRows, queueInbound, unique, type SessionRows } from './support/rows';
+import { retireWithoutQueue } from '../../support/worker-stand-ins';
 
 // Cost at commit (issue 25, docs/cost.md): the worker prices each model call of a turn at the
 // price table in force and the commit stores it on the turn, the session, and both roll-ups.
@@ -52,6 +53,7 @@ describe('cost at commit', () => {
         RunTurn,
         TenantQuotas,
         DrainSession,
+        retireWithoutQueue(),
         { provide: AgentCatalog, useValue: { forAgent: async () => current } },
         { provide: WakeScheduler, useValue: wakes },
       ],

@@ -19,6 +19,7 @@ import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
 import { WakeScheduler } from '../../../apps/worker/src/wakes/wake-scheduler';
 import { FakeAgent, loadedAgent } from './support/fake-agent';
 import { createSessionRows, queueInbound, unique, type SessionRows } from './support/rows';
+import { retireWithoutQueue } from '../../support/worker-stand-ins';
 
 // The worker's turn pipeline (drain → run → commit → publish) against the real Postgres and
 // Redis, with a stand-in engine agent so each guarantee is driven on purpose.
@@ -46,6 +47,7 @@ describe('worker turn pipeline', () => {
         RunTurn,
         TenantQuotas,
         DrainSession,
+        retireWithoutQueue(),
         { provide: AgentCatalog, useValue: { forAgent: async () => current } },
         { provide: WakeScheduler, useValue: wakes },
       ],
@@ -533,6 +535,7 @@ describe('worker turn pipeline: merge double texting', () => {
         RunTurn,
         TenantQuotas,
         DrainSession,
+        retireWithoutQueue(),
         { provide: WakeScheduler, useValue: { schedule: async () => undefined } },
         {
           provide: AgentCatalog,

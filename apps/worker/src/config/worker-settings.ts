@@ -29,9 +29,12 @@ export function turnWorkerOptions(source: NodeJS.ProcessEnv = process.env): Part
  * A job that finds its session's lease taken waits this long (plus jitter) and tries again.
  * A job younger than `freshMs` waits only `fresh`: the holder may be just releasing (its last
  * check for queued messages came before this message), and the full wait would land in the
- * message's latency. Older jobs (a burst the holder is draining anyway) wait the full time.
+ * message's latency. Older jobs belong to a burst the holder is draining: it answers their
+ * messages and removes their jobs, so they come back only for a holder that stopped or died (whose
+ * lease outlives them anyway: SESSION_LEASE_TTL_MS, 4 s by default). Each return costs a fetch, a
+ * lease try and a move back (at 150–500 ms, jobs of a long burst came back eight times each).
  */
-export const LEASE_BUSY_DELAY_MS = { min: 150, jitter: 350, freshMs: 100, fresh: { min: 15, jitter: 30 } };
+export const LEASE_BUSY_DELAY_MS = { min: 1_000, jitter: 500, freshMs: 100, fresh: { min: 15, jitter: 30 } };
 
 /** How long a job that found the lease taken waits, by its age (ms since it was added). */
 export function leaseBusyDelayMs(ageMs: number, random: () => number = Math.random): number {

@@ -5,6 +5,7 @@ import { AgentCatalog } from '../agents/agent-catalog';
 import { DEFAULT_MERGE_WINDOW_MS, MERGE_MAX_MESSAGES, MERGE_MAX_WAIT_WINDOWS } from '../config/worker-settings';
 import type { Lease } from '../lease/session-lease';
 import { LoadTurnState, type PendingMessage, type SessionClaim, type TurnState } from './load-turn-state';
+import { RetireAnsweredJobs } from './retire-answered-jobs';
 import { RunTurn } from './run-turn';
 
 export interface DrainRequest {
@@ -34,8 +35,8 @@ const SEQUENTIAL: DoubleTextingConfig = { policy: 'sequential' };
  * The lease holder answers every queued inbound message of the session in arrival order, by the
  * agent's double-texting policy: `sequential` runs one turn per message; `merge` waits until the
  * burst has been quiet for the merge window, then answers all its messages in one turn. Messages
- * that arrive meanwhile are picked up by the same loop; their own jobs are removed afterwards
- * (RetireAnsweredJobs), or, held by another worker meanwhile, find them answered.
+ * that arrive meanwhile are picked up by the same loop; their own jobs are removed as each turn
+ * commits (RetireAnsweredJobs), or, held by a worker meanwhile, find them answered.
  *
  * Sequential turns cost two Postgres round trips each (docs/hot-path.md): the claim-and-load
  * (LoadTurnState.claim: the own message's status, the next queued message, the session, its
@@ -51,6 +52,7 @@ export class DrainSession {
     private readonly runTurn: RunTurn,
     private readonly agents: AgentCatalog,
     private readonly turnState: LoadTurnState,
+    private readonly retire: RetireAnsweredJobs,
   ) {}
 
   /** The session's inbound messages still waiting for an answer, oldest first. */
@@ -102,7 +104,11 @@ export class DrainSession {
       if (batch.length === 0) break;
       const committed = await this.runTurn.execute(req.tenantId, req.sessionId, { kind: 'messages', messages: batch }, req.lease, claim?.state);
       turns++;
-      if (committed) answered.push(...committed.answered);
+      if (committed) {
+        answered.push(...committed.answered);
+        // Not awaited (it never rejects): the next turn need not wait for the queue's removals.
+        void this.retire.execute(committed.answered.filter((id) => id !== req.ownMessageId));
+      }
       if (req.ownMessageId && committed?.answered.includes(req.ownMessageId)) ownSettled = true;
       claim = undefined;
       // The commit saw what is queued after it; a turn dropped uncommitted (answered elsewhere) did not.

@@ -32,7 +32,7 @@ function processorOf(parts: { leases: unknown; drain: unknown; events?: unknown;
     (parts.events ?? {}) as SessionEvents,
     (parts.deferrals ?? {}) as RecordUnderstandDeferral,
     (parts.deadLetters ?? {}) as RecordDeadLetter,
-    (parts.retire ?? { execute: async () => 0 }) as RetireAnsweredJobs,
+    (parts.retire ?? { execute: async () => 0, wasAnswered: () => false }) as RetireAnsweredJobs,
     (parts.queue ?? {}) as Queue<TurnJobData>,
   );
 }
@@ -122,16 +122,28 @@ describe('TurnProcessor: the session lease is taken', () => {
 });
 
 describe('TurnProcessor: a burst answered by one drain', () => {
-  it('removes the jobs of the other messages its drain answered, not its own', async () => {
-    const execute = jest.fn().mockResolvedValue({ turns: 3, ownSettled: true, answered: ['m1', 'm2', 'm3'] });
-    const retire = { execute: jest.fn(async (ids: string[]) => ids.length) };
-    const lease = { isHeld: true, release: jest.fn(async () => undefined) };
-    const processor = processorOf({ leases: { acquire: async () => lease }, drain: { execute }, retire });
+  it('ends a job whose message a turn of this process answered, without the lease or a read', async () => {
+    const acquire = jest.fn();
+    const execute = jest.fn();
+    const retire = { execute: jest.fn(), wasAnswered: jest.fn((id: string) => id === 'm2') };
+    const processor = processorOf({ leases: { acquire }, drain: { execute }, retire });
     const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm2' }, timestamp: Date.now(), stalledCounter: 0 } as unknown as Job<TurnJobData>;
 
-    await expect(processor.process(job, 'token')).resolves.toEqual({ status: 'drained', turns: 3 });
+    await expect(processor.process(job, 'token')).resolves.toEqual({ status: 'already-answered' });
 
-    expect(retire.execute).toHaveBeenCalledWith(['m1', 'm3']);
+    expect(acquire).not.toHaveBeenCalled();
+    expect(execute).not.toHaveBeenCalled();
+  });
+
+  it('takes the lease for a message this process did not answer', async () => {
+    const execute = jest.fn().mockResolvedValue({ turns: 1, ownSettled: true, answered: ['m3'] });
+    const retire = { execute: jest.fn(), wasAnswered: jest.fn(() => false) };
+    const lease = { isHeld: true, release: jest.fn(async () => undefined) };
+    const processor = processorOf({ leases: { acquire: async () => lease }, drain: { execute }, retire });
+    const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm3' }, timestamp: Date.now(), stalledCounter: 0 } as unknown as Job<TurnJobData>;
+
+    await expect(processor.process(job, 'token')).resolves.toEqual({ status: 'drained', turns: 1 });
+    expect(retire.wasAnswered).toHaveBeenCalledWith('m3');
   });
 });
 

@@ -93,7 +93,9 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
   }
 
   private async attempt(job: TurnJob, token?: string): Promise<TurnJobResult> {
-    const { tenantId, sessionId } = job.data;
+    const { tenantId, sessionId, messageId, wake } = job.data;
+    // A turn of this process answered the message while its job waited: nothing to take or read.
+    if (!wake && messageId && this.retire.wasAnswered(messageId)) return { status: 'already-answered' };
     // The lease first: the drain's first read tells whether the own message still waits.
     const lease = await this.leases.acquire(sessionId);
     if (!lease) {
@@ -137,9 +139,8 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
 
   private async answer(job: TurnJob, token: string | undefined, lease: Lease): Promise<TurnJobResult> {
     const { tenantId, sessionId, messageId } = job.data;
+    // The drain retires the jobs of the burst's other messages as it answers them.
     const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, lease, stopping: () => this.stopping });
-    // The burst's other messages are answered: their jobs need not come up.
-    await this.retire.execute(result.answered.filter((id) => id !== messageId));
     if (!result.ownSettled) return this.retryLater(job, token);
     // Settled, and not by a turn of this drain: an earlier holder answered it.
     if (result.turns === 0) return { status: 'already-answered' };
@@ -161,7 +162,6 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       trigger = { kind: 'input', key: wake!, at, input };
     }
     const drained = await this.drain.execute({ tenantId, sessionId, lease, stopping: () => this.stopping });
-    await this.retire.execute(drained.answered);
     if (this.stopping || !lease.isHeld) return this.retryLater(job, token);
     const committed = await this.runTurn.execute(tenantId, sessionId, trigger, lease);
     return { status: 'woke', turns: drained.turns, committed: committed !== null };
