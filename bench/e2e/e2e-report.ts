@@ -21,6 +21,12 @@ export interface E2eSize {
   timeoutMs: number;
 }
 
+/** The .cpuprofile files of the profiled pass's peak, by process (absent: not profiled, or not written). */
+export interface PeakProfiles {
+  worker?: string;
+  api?: string;
+}
+
 export interface Scenario {
   backend: BareBackend;
   latencyMs: number;
@@ -67,7 +73,7 @@ export function e2eReport(
   scenarios: Scenario[],
   long: LongSessionRun | undefined,
   loadAvg: number[],
-  profileFile: string | undefined,
+  profiles: PeakProfiles,
 ): BenchResult {
   const tables: Table[] = [
     {
@@ -258,11 +264,14 @@ export function e2eReport(
     }
   }
   if (long && (long.fresh.turns === 0 || long.long.turns === 0)) notes.push('The long-session comparison found no turns in one of its phases: its figures are not valid.');
-  if (profileFile) {
-    const summary = summarizeProfile(profileFile, 12);
-    tables.push(profileTable('End to end: worker CPU profile during the 0 ms peak, self time by package', summary.byPackage));
-    tables.push(profileTable('End to end: worker CPU profile during the 0 ms peak, hottest functions', summary.byFunction));
-    notes.push(`Worker CPU profile (an extra 0 ms, 1-worker pass under the sampling profiler, peak phase; not in the figures above): ${path.relative(process.cwd(), profileFile)} (busy ${summary.busyPercentOfWall}% of the sampled wall time).`);
+  for (const [owner, file] of Object.entries(profiles)) {
+    if (!file) continue;
+    const summary = summarizeProfile(file, 12);
+    tables.push(profileTable(`End to end: ${owner} CPU profile during the 0 ms peak, self time by package`, summary.byPackage));
+    tables.push(profileTable(`End to end: ${owner} CPU profile during the 0 ms peak, hottest functions`, summary.byFunction));
+    notes.push(
+      `${owner === 'api' ? 'API' : 'Worker'} CPU profile (an extra 0 ms, 1-worker pass under the sampling profiler, peak phase; not in the figures above): ${path.relative(process.cwd(), file)} (busy ${summary.busyPercentOfWall}% of the sampled wall time).`,
+    );
   }
   return {
     id: 'e2e',
@@ -285,7 +294,8 @@ function description(size: E2eSize): string[] {
       'sessions ÷ processes, so the total concurrency is one slot per session for the platform and both baselines. ' +
       '**Queue**: Redis (production), or Postgres mode (`QUEUE_BACKEND=postgres`: BullMQ’s Postgres backend in the bench database, ' +
       'leases and locks as rows), its baselines on BullMQ’s Postgres backend too.',
-    '**Peak**: all N×M messages posted as fast as the API takes them (16 requests in flight) while the workers answer; messages ' +
+    '**Warm-up**: 16 one-message sessions answered first, so each worker has loaded its agent and the price tables, as a running ' +
+      'worker has. **Peak**: all N×M messages posted as fast as the API takes them (16 requests in flight) while the workers answer; messages ' +
       'answered per second = messages ÷ (last `answeredAt` − first `createdAt`): the whole platform (API, worker, Postgres, Redis) ' +
       'sharing the two cores. **Half load**: new sessions get the same number of messages at half the measured peak rate ' +
       '(Poisson arrivals, round robin over sessions). **Added latency** per message = `Turn.queueWaitMs + Turn.totalMs − Turn.modelMs` ' +

@@ -9,7 +9,7 @@ import type { BenchContext, BenchResult } from '../support/results';
 import { LONG_SESSION_MESSAGES } from '../support/targets';
 import { runBareBullmq } from './bare-bullmq';
 import { benchAgentConfig } from './bench-agent';
-import { e2eReport, type E2eSize, type Scenario } from './e2e-report';
+import { e2eReport, type E2eSize, type PeakProfiles, type Scenario } from './e2e-report';
 import { runLongSession, type LongSessionRun } from './long-session';
 import { runPlatform, type PlatformRun } from './platform';
 
@@ -49,7 +49,7 @@ export async function runE2eBench(ctx: BenchContext & { profile?: boolean }): Pr
   const env = await BenchEnv.create('e2e');
   const scenarios: Scenario[] = [];
   let long: LongSessionRun | undefined;
-  let profileFile: string | undefined;
+  let profiles: PeakProfiles = {};
   try {
     for (const mode of size.modes) {
       for (const latencyMs of mode.latencies) {
@@ -78,13 +78,13 @@ export async function runE2eBench(ctx: BenchContext & { profile?: boolean }): Pr
     }
     // An extra pass under the sampling profiler (0 ms, one worker), kept out of the figures above.
     if (ctx.profile) {
-      const profileDir = path.join(LOG_DIR, 'profiles', `e2e-worker-${Date.now()}`);
-      ({ profileFile } = await platformScenario(ctx, env, size, 'redis', 0, 1, size.sessions, { profileDir }));
+      const profileDir = path.join(LOG_DIR, 'profiles', `e2e-${Date.now()}`);
+      ({ profiles } = await platformScenario(ctx, env, size, 'redis', 0, 1, size.sessions, { profileDir }));
     }
   } finally {
     await env.dispose();
   }
-  return e2eReport(ctx, size, scenarios, long, loadAvg, profileFile);
+  return e2eReport(ctx, size, scenarios, long, loadAvg, profiles);
 }
 
 /** One platform run: its own tenant, queue prefix, API and worker processes; then the long-session comparison when asked. */
@@ -97,7 +97,7 @@ async function platformScenario(
   processes: number,
   concurrencyPerProcess: number,
   opts: { profileDir?: string; long?: boolean },
-): Promise<{ platform: PlatformRun; long?: LongSessionRun; profileFile?: string }> {
+): Promise<{ platform: PlatformRun; long?: LongSessionRun; profiles: PeakProfiles }> {
   const { profileDir } = opts;
   const id = `${backend === 'postgres' ? 'pg-' : ''}l${latencyMs}-p${processes}${profileDir ? '-profiled' : ''}`;
   const prisma = env.prisma(2);
@@ -108,8 +108,8 @@ async function platformScenario(
   ctx.log(
     `e2e ${id}: platform (${backend} queue, ${size.sessions} sessions × ${size.perSession} messages, ${processes} worker process(es) × concurrency ${concurrencyPerProcess})`,
   );
-  const api = await startApiProcess(`e2e-api-${id}`, appEnv, ctx.built);
-  let profileFile: string | undefined;
+  const api = await startApiProcess(`e2e-api-${id}`, { ...appEnv, ...profiler.env }, ctx.built, profiler.nodeFlags);
+  const profiles: PeakProfiles = {};
   try {
     const workers = await startWorkerProcesses(`e2e-worker-${id}`, processes, { ...appEnv, ...profiler.env }, ctx.built, profiler.nodeFlags);
     try {
@@ -124,9 +124,11 @@ async function platformScenario(
         timeoutMs: size.timeoutMs,
         pids: { api: [api.pid], worker: workers.map((w) => w.pid), bench: [process.pid] },
         metricsUrls: { api: [api.metricsUrl], worker: workers.map((w) => w.metricsUrl) },
-        // The profile covers the peak phase only: the first capture throws away start-up.
-        beforePeak: profileDir ? async () => void (await captureProfile(workers[0].pid, profileDir)) : undefined,
-        afterPeak: profileDir ? async () => void (profileFile = await captureProfile(workers[0].pid, profileDir)) : undefined,
+        // The profiles cover the peak phase only: the first capture throws away start-up.
+        beforePeak: profileDir ? async () => void (await Promise.all([captureProfile(workers[0].pid, profileDir), captureProfile(api.pid, profileDir)])) : undefined,
+        afterPeak: profileDir
+          ? async () => void ([profiles.worker, profiles.api] = await Promise.all([captureProfile(workers[0].pid, profileDir), captureProfile(api.pid, profileDir)]))
+          : undefined,
       });
       let long: LongSessionRun | undefined;
       if (opts.long) {
@@ -142,7 +144,7 @@ async function platformScenario(
           timeoutMs: size.timeoutMs,
         });
       }
-      return { platform, long, profileFile };
+      return { platform, long, profiles };
     } finally {
       await Promise.all(workers.map((w) => w.stop()));
     }
