@@ -53,7 +53,9 @@ export function startWorker(env: Record<string, string> = {}): Promise<WorkerPro
   let stderr = '';
   mkdirSync(path.join(ROOT, '.tmp'), { recursive: true });
   const logFile = path.join(ROOT, '.tmp', `worker-${env.QUEUE_PREFIX ?? process.env.QUEUE_PREFIX}-${child.pid}.log`);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  // 'close', not 'exit': 'exit' may come before the last of stdout is read, and a test that reads
+  // the shutdown's log lines right after stop() then missed them (a loaded CI machine did).
+  const exited = new Promise<number | null>((resolve) => child.once('close', (code) => resolve(code)));
 
   return new Promise<WorkerProcess>((resolve, reject) => {
     const timer = setTimeout(() => {
