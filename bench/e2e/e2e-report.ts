@@ -314,7 +314,8 @@ function description(size: E2eSize): string[] {
       'delivery dispatcher once a second per process, the sweeper): their round trips with nothing to do are counted for 3 s ' +
       'before the peak, and the target is judged on the workers’ figure less that rate over the peak’s time. **Long conversations** (0 ms, Redis, one ' +
       `worker, after the peak and half phases): ${size.long.sessions} session(s) given ${size.long.earlierMessages} earlier messages ` +
-      'each (committed turns seeded with SQL, then ANALYZE) and as many fresh sessions (one earlier turn each) get ' +
+      'each (committed turns seeded with SQL, then VACUUM (ANALYZE) and a CHECKPOINT, as a conversation built over months has been) ' +
+      'and as many fresh sessions (one earlier turn each); after one unmeasured turn per session of both kinds, each gets ' +
       `${size.long.turnsPerSession} messages per session (16 in flight); the target compares the worker’s and Postgres’s CPU per ` +
       'turn — the cost a history query that grows with the conversation would raise, unaffected by queueing — and the worker’s ' +
       'own time per turn is shown beside it.',

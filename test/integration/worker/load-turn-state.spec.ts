@@ -83,6 +83,36 @@ describe('LoadTurnState', () => {
       if (genericLarge > genericSmall * 1.5 + 20) throw new Error(`generic plan: ${genericLarge} pages against ${genericSmall}`);
     }
   });
+
+  it("finds the session's next queued message in as many pages however many other sessions' messages are queued", async () => {
+    // Statistics taken while little was queued, then a backlog elsewhere (another tenant's burst,
+    // a stalled worker fleet): the claim must read this session's queued entries, not walk every
+    // queued message of the platform to filter one session's (it did through an index on status).
+    const rows = await createSessionRows(prisma);
+    await addTurns(rows, 3);
+    const [own] = await queueInbound(prisma, rows, ['waiting']);
+    await prisma.$executeRawUnsafe('ANALYZE "Message"');
+    const before = await pagesRead(rows, own);
+    const genericBefore = await genericPagesRead(rows, own);
+
+    const backlog = await createSessionRows(prisma);
+    await prisma.$executeRaw`
+      INSERT INTO "Message" ("tenantId", "sessionId", "channelId", "direction", "status", "text")
+      SELECT ${backlog.tenantId}::uuid, ${backlog.sessionId}::uuid, ${backlog.channelId}::uuid, 'inbound', 'queued', 'backlog ' || i
+        FROM generate_series(1, 3000) AS i`;
+
+    try {
+      const claim = await new LoadTurnState(service).claim(rows.tenantId, rows.sessionId, own);
+      expect(claim.next?.id).toBe(own);
+      const after = await pagesRead(rows, own);
+      if (after > before * 1.5 + 20) throw new Error(`${after} pages against ${before}:\n${await planText(rows, own)}`);
+      const genericAfter = await genericPagesRead(rows, own);
+      if (genericAfter > genericBefore * 1.5 + 20) throw new Error(`generic plan: ${genericAfter} pages against ${genericBefore}`);
+    } finally {
+      // Not left queued in the shared database for another suite's sweeper to find.
+      await prisma.message.deleteMany({ where: { sessionId: { in: [backlog.sessionId, rows.sessionId] } } });
+    }
+  });
 });
 
 /** `count` turns on the session, each an inbound and its reply, written in one statement. */
@@ -100,9 +130,9 @@ async function addTurns(rows: { tenantId: string; sessionId: string; channelId: 
 }
 
 /** Shared buffers (hit or read) the query touches, from its executed plan. */
-async function pagesRead(rows: { tenantId: string; sessionId: string }): Promise<number> {
+async function pagesRead(rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<number> {
   const [row] = await prisma.$queryRaw<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }[]>(
-    Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${turnStateQuery(rows.tenantId, rows.sessionId)}`,
+    Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${turnStateQuery(rows.tenantId, rows.sessionId, ownMessageId)}`,
   );
   const plan = row['QUERY PLAN'][0].Plan;
   return plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
@@ -125,9 +155,9 @@ async function genericPagesRead(rows: { tenantId: string; sessionId: string }, o
   }
 }
 
-async function planText(rows: { tenantId: string; sessionId: string }): Promise<string> {
+async function planText(rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<string> {
   const lines = await prisma.$queryRaw<{ 'QUERY PLAN': string }[]>(
-    Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${turnStateQuery(rows.tenantId, rows.sessionId)}`,
+    Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${turnStateQuery(rows.tenantId, rows.sessionId, ownMessageId)}`,
   );
   return lines.map((line) => line['QUERY PLAN']).join('\n');
 }

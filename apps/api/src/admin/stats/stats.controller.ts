@@ -39,7 +39,8 @@ export class StatsController {
       this.prisma.session.count({ where: scope }),
       this.prisma.session.count({ where: { ...scope, status: 'active' } }),
       this.prisma.message.count({ where: scope }),
-      this.prisma.message.count({ where: { ...scope, status: 'queued' } }),
+      // Only inbound messages are ever queued; said so, the count reads the partial queued index.
+      this.prisma.message.count({ where: { ...scope, direction: 'inbound', status: 'queued' } }),
       // From the daily roll-up (one row per agent, day and slot), not by counting Turn rows.
       this.prisma.usageDaily.aggregate({ where: scope, _sum: { turns: true, llmCalls: true } }),
     ]);
