@@ -112,6 +112,7 @@ async function platformScenario(
   const profiles: PeakProfiles = {};
   try {
     const workers = await startWorkerProcesses(`e2e-worker-${id}`, processes, { ...appEnv, ...profiler.env }, ctx.built, profiler.nodeFlags);
+    const captureWorkerAndApi = (dir: string) => Promise.all([captureProfile(workers[0].pid, dir), captureProfile(api.pid, dir)]);
     try {
       const platform = await runPlatform({
         prisma,
@@ -125,10 +126,8 @@ async function platformScenario(
         pids: { api: [api.pid], worker: workers.map((w) => w.pid), bench: [process.pid] },
         metricsUrls: { api: [api.metricsUrl], worker: workers.map((w) => w.metricsUrl) },
         // The profiles cover the peak phase only: the first capture throws away start-up.
-        beforePeak: profileDir ? async () => void (await Promise.all([captureProfile(workers[0].pid, profileDir), captureProfile(api.pid, profileDir)])) : undefined,
-        afterPeak: profileDir
-          ? async () => void ([profiles.worker, profiles.api] = await Promise.all([captureProfile(workers[0].pid, profileDir), captureProfile(api.pid, profileDir)]))
-          : undefined,
+        beforePeak: profileDir ? async () => void (await captureWorkerAndApi(profileDir)) : undefined,
+        afterPeak: profileDir ? async () => void ([profiles.worker, profiles.api] = await captureWorkerAndApi(profileDir)) : undefined,
       });
       let long: LongSessionRun | undefined;
       if (opts.long) {

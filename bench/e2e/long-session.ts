@@ -42,16 +42,12 @@ export async function runLongSession(spec: LongSessionSpec): Promise<LongSession
   const poster = new MessagePoster(spec.api.baseUrl, spec.apiKey);
   try {
     // Both kinds start as a session with one answered turn; then the long ones get their history.
-    await poster.postAll([...sessionMessages('fresh', spec.sessions, 1), ...sessionMessages('long', spec.sessions, 1)], 16);
-    await waitUntilAnswered(spec, 'fresh', spec.timeoutMs);
-    await waitUntilAnswered(spec, 'long', spec.timeoutMs);
+    await answerOneEach(spec, poster);
     await seedHistory(spec);
     // One unmeasured turn per session of both kinds: the first phase after the seed paid for the
     // seed's bulk insert, whatever its sessions (measured: a second long phase after the fresh one
     // cost what the fresh one did, the API's CPU included, which no conversation length reaches).
-    await poster.postAll([...sessionMessages('long', spec.sessions, 1), ...sessionMessages('fresh', spec.sessions, 1)], 16);
-    await waitUntilAnswered(spec, 'long', spec.timeoutMs);
-    await waitUntilAnswered(spec, 'fresh', spec.timeoutMs);
+    await answerOneEach(spec, poster);
     // Long first: a fresh session measured after it has had nothing cached in its favour.
     const long = await phase(spec, poster, 'long');
     const fresh = await phase(spec, poster, 'fresh');
@@ -59,6 +55,13 @@ export async function runLongSession(spec: LongSessionSpec): Promise<LongSession
   } finally {
     poster.close();
   }
+}
+
+/** One message to every session of both kinds, waited for until answered; not measured. */
+async function answerOneEach(spec: LongSessionSpec, poster: MessagePoster): Promise<void> {
+  await poster.postAll([...sessionMessages('long', spec.sessions, 1), ...sessionMessages('fresh', spec.sessions, 1)], 16);
+  await waitUntilAnswered(spec, 'long', spec.timeoutMs);
+  await waitUntilAnswered(spec, 'fresh', spec.timeoutMs);
 }
 
 /** Gives every `long-*` session `earlierMessages` older messages: committed turns, each an answered inbound and its reply. */
