@@ -2,8 +2,9 @@ import { HISTORY_LIMIT } from '../../../apps/worker/src/config/worker-settings';
 import { LoadTurnState, turnStateQuery } from '../../../apps/worker/src/turns/load-turn-state';
 import { TurnSessionMissingError } from '../../../apps/worker/src/turns/turn-errors';
 import { testPrisma, testPrismaService } from '../../support/fixtures';
+import { createMigratedDatabase, dropDatabase, uniqueName } from '../../support/test-database';
 import { createSessionRows, queueInbound } from './support/rows';
-import { Prisma, type PrismaClient, type PrismaService } from '@switchboard/db';
+import { createPrismaClient, Prisma, type PrismaClient, type PrismaService } from '@switchboard/db';
 import pg from 'pg';
 
 jest.setTimeout(30_000);
@@ -113,11 +114,52 @@ describe('LoadTurnState', () => {
       await prisma.message.deleteMany({ where: { sessionId: { in: [backlog.sessionId, rows.sessionId] } } });
     }
   });
+
+  it('keeps to the own message by its id when the plan a connection keeps was made while the tables were small', async () => {
+    // A new deployment: a worker's connection plans the claim on its first turns, when the
+    // tables hold a few rows and have no statistics, and keeps that generic plan as they grow.
+    // With the tenant beside the own message's id, that plan read the own message through the
+    // tenant's index: every claim walked all of the tenant's messages (3,657 pages a claim in a
+    // fresh bench database, against about 60).
+    const name = uniqueName('sb_test_fresh_plan');
+    const url = await createMigratedDatabase(name);
+    const fresh = createPrismaClient({ connectionString: url, max: 1 });
+    const client = new pg.Client({ connectionString: url });
+    try {
+      await client.connect();
+      const rows = await createSessionRows(fresh);
+      await addTurns(rows, 3, fresh);
+      const [own] = await queueInbound(fresh, rows, ['waiting']);
+      const query = turnStateQuery(rows.tenantId, rows.sessionId, own);
+      const literals = query.values.map((v) => (typeof v === 'number' ? String(v) : `'${String(v)}'`)).join(', ');
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE turn_state AS ${query.text}`);
+      const pages = async () => {
+        const { rows: plan } = await client.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE turn_state(${literals})`);
+        return plan[0]['QUERY PLAN'][0].Plan['Shared Hit Blocks'] + plan[0]['QUERY PLAN'][0].Plan['Shared Read Blocks'];
+      };
+      const before = await pages();
+
+      // The tenant's other conversations grow; the connection keeps its plan.
+      const other = await fresh.session.create({ data: { tenantId: rows.tenantId, channelId: rows.channelId, agentId: rows.agentId, externalKey: 'other' } });
+      await addTurns({ ...rows, sessionId: other.id }, 5_000, fresh);
+      const after = await pages();
+      if (after > before * 1.5 + 20) throw new Error(`generic plan made on small tables: ${after} pages against ${before}`);
+    } finally {
+      await client.end().catch(() => undefined);
+      await fresh.$disconnect();
+      await dropDatabase(name);
+    }
+  });
 });
 
 /** `count` turns on the session, each an inbound and its reply, written in one statement. */
-async function addTurns(rows: { tenantId: string; sessionId: string; channelId: string; agentId: string }, count: number): Promise<void> {
-  await prisma.$executeRaw`
+async function addTurns(
+  rows: { tenantId: string; sessionId: string; channelId: string; agentId: string },
+  count: number,
+  db: PrismaClient = prisma,
+): Promise<void> {
+  await db.$executeRaw`
     WITH t AS (
       INSERT INTO "Turn" ("tenantId", "sessionId", "agentId", "provider", "model", "createdAt")
       SELECT ${rows.tenantId}::uuid, ${rows.sessionId}::uuid, ${rows.agentId}::uuid, 'p', 'm', timestamp '2026-01-01' + make_interval(secs => i)

@@ -124,12 +124,18 @@ function turnStateOf(row: TurnStateRow): TurnState {
  */
 export function turnStateQuery(tenantId: string, sessionId: string, ownMessageId?: string): Prisma.Sql {
   // The own message's status; with it settled and nothing else waiting the history is not needed
-  // (a CASE runs its subquery only when taken).
+  // (a CASE runs its subquery only when taken). Found by its id alone, and checked against the
+  // session in the CASE: as a condition beside the id, the tenant (or the session) let a plan made
+  // while the tables were small read the message from the tenant's index, and keep doing so on
+  // that connection as the tenant's messages grew (3,657 pages a claim in a fresh bench database).
   const own = ownMessageId
-    ? Prisma.sql`(SELECT o."status"::text FROM "Message" o WHERE o."id" = ${ownMessageId}::uuid AND o."sessionId" = s."id" AND o."tenantId" = s."tenantId")`
+    ? Prisma.sql`(SELECT CASE WHEN o."sessionId" = s."id" AND o."tenantId" = s."tenantId" THEN o."status"::text END
+                  FROM "Message" o WHERE o."id" = ${ownMessageId}::uuid)`
     : Prisma.sql`NULL::text`;
+  // The session's queued messages come from the partial index on its queued inbound messages;
+  // the session is the tenant's (checked below), and so are its messages.
   const anyQueued = Prisma.sql`EXISTS (SELECT 1 FROM "Message" w
-               WHERE w."sessionId" = s."id" AND w."tenantId" = s."tenantId" AND w."direction" = 'inbound' AND w."status" = 'queued')`;
+               WHERE w."sessionId" = s."id" AND w."direction" = 'inbound' AND w."status" = 'queued')`;
   const historyWanted = ownMessageId ? Prisma.sql`(${own} = 'queued' OR ${anyQueued})` : Prisma.sql`true`;
   return Prisma.sql`
       SELECT s."id", s."tenantId", s."status"::text AS "status", s."channelId", s."agentId", s."state", s."version",
@@ -139,9 +145,9 @@ export function turnStateQuery(tenantId: string, sessionId: string, ownMessageId
              a."updatedAt" AS "agentUpdatedAt", a."archivedAt" AS "agentArchivedAt",
              COALESCE(a."monthlyBudgetMicros" IS NOT NULL, false) AS "agentBudgeted",
              ${own} AS "ownStatus",
-             (SELECT json_build_object('id', q."id", 'text', q."text", 'createdAt', q."createdAt")
+             (SELECT CASE WHEN q."tenantId" = s."tenantId" THEN json_build_object('id', q."id", 'text', q."text", 'createdAt', q."createdAt") END
                 FROM "Message" q
-               WHERE q."sessionId" = s."id" AND q."tenantId" = s."tenantId" AND q."direction" = 'inbound' AND q."status" = 'queued'
+               WHERE q."sessionId" = s."id" AND q."direction" = 'inbound' AND q."status" = 'queued'
                ORDER BY q."seq"
                LIMIT 1) AS "next",
              CASE WHEN ${historyWanted} THEN COALESCE((
