@@ -38,4 +38,18 @@ describe('DeltaRelay', () => {
     jest.advanceTimersByTime(100);
     expect(sent).toEqual(['a']);
   });
+
+  it('holds what is pending when the stream ends, for the flush that goes with the commit event', () => {
+    const { sent, relay: r } = relay();
+    r.push('eco: ');
+    r.push('um');
+    r.hold();
+    // The timer armed by the first push is cancelled: nothing leaves before the commit.
+    jest.advanceTimersByTime(100);
+    expect(sent).toEqual([]);
+    r.flush();
+    expect(sent).toEqual(['eco: um']);
+    r.flush();
+    expect(sent).toEqual(['eco: um']);
+  });
 });

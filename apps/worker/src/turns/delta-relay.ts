@@ -6,8 +6,8 @@ export const DELTA_FLUSH_MS = 20;
  * one go is one event, and after an event the next waits at least DELTA_FLUSH_MS. A model that
  * streams token by token would otherwise cost one publish per token — a Redis PUBLISH, or a
  * `pg_notify` round trip in Postgres mode — where a listener only needs the text in order.
- * `flush` sends what is pending at once: the turn calls it before its commit, whose event must
- * come after every delta.
+ * When the stream ends the turn `hold`s what is pending and `flush`es it right after its commit,
+ * with the commit's event: both leave in one write, and the event still comes after every delta.
  */
 export class DeltaRelay {
   private pending = '';
@@ -26,6 +26,12 @@ export class DeltaRelay {
     if (this.timer) return;
     this.timer = setTimeout(() => this.flush(), Math.max(0, this.sentAt + this.flushMs - this.now()));
     this.timer.unref();
+  }
+
+  /** Keeps what is pending for the next `flush` and sends nothing before it. */
+  hold(): void {
+    clearTimeout(this.timer);
+    this.timer = undefined;
   }
 
   flush(): void {

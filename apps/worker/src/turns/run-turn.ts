@@ -84,64 +84,87 @@ export class RunTurn {
       const loaded = replay === 0 && state ? state : await this.turnState.execute(tenantId, sessionId);
       const turnId = randomUUID();
       this.logger.log({ msg: 'turn started', sessionId, ...what, turnId, replay, at: startedAt });
-      const planned = await this.plan(loaded, trigger, turnId, startedAt, firstStart);
-      if (!planned) {
-        this.logger.log({ msg: 'turn skipped: no run waits on this wake, or a person has the session', sessionId, ...what, turnId });
-        if (trigger.kind !== 'messages') await this.cancelWake(sessionId, trigger.key);
-        return null;
-      }
-      if (lease && !lease.isHeld) throw new SessionLeaseLostError(sessionId);
+      const relay = new DeltaRelay((delta) => void this.events.publish(sessionId, { type: 'delta', turnId, delta }));
       try {
-        const committed = await this.commit.execute(planned.commit);
-        recordCommittedTurn(planned.commit, committed);
-        this.logger.log({
-          msg: 'turn committed',
-          sessionId,
-          ...what,
-          answered: committed.answered,
-          turnId,
-          startedAt,
-          at: Date.now(),
-          llmCalls: planned.commit.usage.llmCalls,
-          outcomeCodes: planned.commit.usage.outcomeCodes,
-          totalMs: committed.totalMs,
-        });
-        // Not awaited: best effort (SessionEvents, which catches its errors). On Redis one
-        // connection keeps it after the turn's deltas, and it leaves with what the turn sends
-        // next (its lease's release) in one auto-pipelined write.
-        this.publishCommitted(sessionId, turnId, committed, turnStatus(planned.commit));
-        await this.wakes.schedule(tenantId, sessionId, planned.schedule);
-        return committed;
-      } catch (err) {
-        if (err instanceof MessageAlreadyAnsweredError) {
-          this.logger.log({ msg: 'turn dropped: message already answered', sessionId, ...what, turnId });
-          return null;
-        }
-        if (err instanceof SessionVersionConflictError) {
-          this.logger.warn({ msg: 'turn replayed: session version conflict', sessionId, ...what, turnId });
-          continue;
-        }
-        throw err;
+        const committed = await this.attempt(loaded, trigger, turnId, startedAt, firstStart, relay, lease);
+        if (committed !== 'replay') return committed;
+      } finally {
+        // A turn that did not commit still sends the text it streamed (a no-op after a commit).
+        relay.flush();
       }
     }
     throw new TurnReplayLimitError(sessionId, MAX_CONFLICT_REPLAYS);
   }
 
+  /** One attempt of the turn: plan, commit, publish. 'replay' after a session version conflict. */
+  private async attempt(
+    loaded: TurnState,
+    trigger: TurnTrigger,
+    turnId: string,
+    startedAt: number,
+    firstStart: number,
+    relay: DeltaRelay,
+    lease?: { readonly isHeld: boolean },
+  ): Promise<CommittedTurn | null | 'replay'> {
+    const { tenantId, id: sessionId } = loaded.session;
+    const what = describe(trigger);
+    const planned = await this.plan(loaded, trigger, turnId, startedAt, firstStart, relay);
+    if (!planned) {
+      this.logger.log({ msg: 'turn skipped: no run waits on this wake, or a person has the session', sessionId, ...what, turnId });
+      if (trigger.kind !== 'messages') await this.cancelWake(sessionId, trigger.key);
+      return null;
+    }
+    if (lease && !lease.isHeld) throw new SessionLeaseLostError(sessionId);
+    try {
+      const committed = await this.commit.execute(planned.commit);
+      recordCommittedTurn(planned.commit, committed);
+      this.logger.log({
+        msg: 'turn committed',
+        sessionId,
+        ...what,
+        answered: committed.answered,
+        turnId,
+        startedAt,
+        at: Date.now(),
+        llmCalls: planned.commit.usage.llmCalls,
+        outcomeCodes: planned.commit.usage.outcomeCodes,
+        totalMs: committed.totalMs,
+      });
+      // Not awaited: best effort (SessionEvents, which catches its errors). The text still
+      // pending goes first; on Redis one connection keeps both in order, and they leave with
+      // what the turn sends next (its lease's release) in one auto-pipelined write.
+      relay.flush();
+      this.publishCommitted(sessionId, turnId, committed, turnStatus(planned.commit));
+      await this.wakes.schedule(tenantId, sessionId, planned.schedule);
+      return committed;
+    } catch (err) {
+      if (err instanceof MessageAlreadyAnsweredError) {
+        this.logger.log({ msg: 'turn dropped: message already answered', sessionId, ...what, turnId });
+        return null;
+      }
+      if (err instanceof SessionVersionConflictError) {
+        this.logger.warn({ msg: 'turn replayed: session version conflict', sessionId, ...what, turnId });
+        return 'replay';
+      }
+      throw err;
+    }
+  }
+
   /**
    * Runs the turn through turnStream and relays its deltas on the session channel (the API's
    * stream endpoint), joined (DeltaRelay); the final result is what `turn` would return.
-   * Publishes are not awaited one by one: one connection keeps them in order, and the last
-   * pending delta goes before the turn commits.
+   * Publishes are not awaited one by one: one connection keeps them in order. What is pending
+   * when the stream ends is held for the commit's event (`execute`): a reply that came in one
+   * go costs no write of its own.
    */
-  private async streamed(loaded: LoadedAgent, input: TurnInput<TurnContext>, sessionId: string, turnId: string): Promise<TurnResult> {
-    const relay = new DeltaRelay((delta) => void this.events.publish(sessionId, { type: 'delta', turnId, delta }));
+  private async streamed(loaded: LoadedAgent, input: TurnInput<TurnContext>, sessionId: string, relay: DeltaRelay): Promise<TurnResult> {
     try {
       for await (const chunk of loaded.agent.turnStream(input)) {
         if ('delta' in chunk) relay.push(chunk.delta);
         else return chunk.result;
       }
     } finally {
-      relay.flush();
+      relay.hold();
     }
     throw new TurnStreamEndedError(sessionId);
   }
@@ -170,6 +193,7 @@ export class RunTurn {
     turnId: string,
     startedAt: number,
     firstStart: number,
+    relay: DeltaRelay,
   ): Promise<{ commit: TurnCommit; schedule: ScheduledWake[] } | null> {
     const state = (session.state as Session | null) ?? null;
     const firstId = trigger.kind === 'messages' ? trigger.messages[0].id : undefined;
@@ -241,7 +265,7 @@ export class RunTurn {
         // A merged burst runs under its first message's id, so a replay builds the same keys.
         input.id = firstId;
       }
-      result = await this.streamed(loaded, input, session.id, turnId);
+      result = await this.streamed(loaded, input, session.id, relay);
     } catch (err) {
       // A start naming a flow the agent no longer has (published away after the API accepted it).
       if (trigger.kind === 'input' && err instanceof TurnInputError) {
