@@ -74,6 +74,8 @@ export interface ChaosReport {
   lastKillRecoveryMs: number | null;
   /** True when a flush or the Postgres outage came after the last kill (the recovery includes it). */
   faultAfterLastKill: boolean;
+  /** For each kill that missed the recovery target: its slowest session's timeline, so a miss explains itself. */
+  slowRecoveries: string[];
 }
 
 /** The failover target of issue #24: every session of a killed worker answered within this. */
@@ -222,6 +224,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       recoveryMs: null,
       lastKillRecoveryMs: null,
       faultAfterLastKill: false,
+      slowRecoveries: [],
     };
     const accepted = new Map<string, string>(); // messageId → sessionId
     const total = opts.sessions * opts.messagesPerSession;
@@ -373,6 +376,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       report.recoverySessions += caught.sessions;
       if (caught.ms !== null) report.recoveryMs = Math.max(report.recoveryMs ?? 0, caught.ms);
       if (kill === lastKill) report.lastKillRecoveryMs = caught.ms;
+      if (caught.ms !== null && caught.ms > RECOVERY_TARGET_MS) report.slowRecoveries.push(await describeSlowRecovery(prisma, kill, caught, started));
     }
     report.workerCrashes = crashDetails.length;
     report.crashDetails = crashDetails;
@@ -399,7 +403,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
  * committed in the database (a log line can die with the process). Each counts from the kill to
  * its first turn committed after it; the longest is the kill's recovery time.
  */
-async function measureRecovery(prisma: PrismaClient, kill: { worker: WorkerProcess; at: number }): Promise<{ sessions: number; ms: number | null }> {
+async function measureRecovery(prisma: PrismaClient, kill: { worker: WorkerProcess; at: number }): Promise<{ sessions: number; ms: number | null; slowest?: string }> {
   const running = runningTurns(kill.worker.logs);
   const committed = new Set((await prisma.turn.findMany({ where: { id: { in: [...running.values()] } }, select: { id: true } })).map((t) => t.id));
   const caught = [...running].filter(([, turnId]) => !committed.has(turnId)).map(([sessionId]) => sessionId);
@@ -411,7 +415,39 @@ async function measureRecovery(prisma: PrismaClient, kill: { worker: WorkerProce
   });
   const firstAfter = new Map(after.map((a) => [a.sessionId, a._min.createdAt!.getTime()]));
   // A caught session with no turn since (still unanswered at the end) counts as never recovered.
-  return { sessions: caught.length, ms: Math.max(...caught.map((s) => (firstAfter.get(s) ?? Number.POSITIVE_INFINITY) - kill.at)) };
+  const waits = caught.map((s) => ({ s, ms: (firstAfter.get(s) ?? Number.POSITIVE_INFINITY) - kill.at })).sort((a, b) => b.ms - a.ms);
+  return { sessions: caught.length, ms: waits[0].ms, slowest: waits[0].s };
+}
+
+/**
+ * What the slowest session of a kill went through until its next turn: its messages that were
+ * still open at the kill, and every worker's log lines about the session or those messages' jobs,
+ * timed from the kill.
+ */
+async function describeSlowRecovery(
+  prisma: PrismaClient,
+  kill: { worker: WorkerProcess; at: number },
+  caught: { ms: number | null; slowest?: string },
+  workers: WorkerProcess[],
+): Promise<string> {
+  const sessionId = caught.slowest!;
+  const open = await prisma.message.findMany({
+    where: { sessionId, direction: 'inbound', createdAt: { lte: new Date(kill.at) }, OR: [{ answeredAt: null }, { answeredAt: { gt: new Date(kill.at) } }] },
+    orderBy: { seq: 'asc' },
+    select: { id: true, status: true, createdAt: true, answeredAt: true },
+  });
+  const jobIds = new Set(open.map((m) => turnJobId(m.id)));
+  const until = kill.at + (Number.isFinite(caught.ms) ? caught.ms! : 600_000) + 1_000;
+  const at = (t: number) => `${t - kill.at >= 0 ? '+' : ''}${((t - kill.at) / 1000).toFixed(2)} s`;
+  const events = workers
+    .flatMap((w) => w.logs.map((entry) => ({ w, entry, time: typeof entry.time === 'number' ? entry.time : 0 })))
+    .filter(({ entry, time }) => time >= kill.at - 5_000 && time <= until && (entry.sessionId === sessionId || jobIds.has(String(entry.jobId))))
+    .sort((a, b) => a.time - b.time)
+    .slice(0, 40)
+    .map(({ w, entry, time }) => `  ${at(time)} worker ${w.pid}${w === kill.worker ? ' (killed)' : ''}: ${String(entry.msg)}${entry.jobId ? ` ${String(entry.jobId)}` : ''}`);
+  const messages = open.map((m) => `  ${m.id} accepted ${at(m.createdAt.getTime())}, ${m.status}${m.answeredAt ? ` at ${at(m.answeredAt.getTime())}` : ''}`);
+  const wait = Number.isFinite(caught.ms) ? `${(caught.ms! / 1000).toFixed(1)} s` : 'never';
+  return [`session ${sessionId}, caught by the kill of worker ${kill.worker.pid}, next turn after ${wait}; its open messages:`, ...messages, 'log lines about it:', ...events].join('\n');
 }
 
 /** A worker that died on its own: its exit code and the tail of its log file (JSON lines and stderr). */
@@ -446,13 +482,18 @@ async function describeLost(prisma: PrismaClient, accepted: Map<string, string>,
   }
 }
 
-/** The turns a worker's log shows started and not ended (sessionId → turnId). */
+/**
+ * The turns answering customer messages that a worker's log shows started and not ended
+ * (sessionId → turnId). A wake's turn (a flow step's retry) leaves no customer waiting, and the
+ * sweeper adds its job again when due: a kill that caught only such turns caught no session
+ * (one did at the end of a run, which ended before the wake was due, and read "never").
+ */
 function runningTurns(logs: WorkerProcess['logs']): Map<string, string> {
   const running = new Map<string, string>();
   for (const entry of logs) {
     const sessionId = typeof entry.sessionId === 'string' ? entry.sessionId : undefined;
     if (!sessionId) continue;
-    if (entry.msg === 'turn started' && typeof entry.turnId === 'string') running.set(sessionId, entry.turnId);
+    if (entry.msg === 'turn started' && typeof entry.turnId === 'string' && typeof entry.messageId === 'string') running.set(sessionId, entry.turnId);
     else running.delete(sessionId);
   }
   return running;
@@ -563,5 +604,5 @@ export function formatReport(r: ChaosReport): string {
   ];
   const width = Math.max(...rows.map(([k]) => k.length));
   const table = rows.map(([k, v]) => `${k.padEnd(width)}  ${v}`).join('\n');
-  return [table, ...r.crashDetails, ...r.lostDetails].join('\n\n');
+  return [table, ...r.crashDetails, ...r.lostDetails, ...r.slowRecoveries].join('\n\n');
 }
