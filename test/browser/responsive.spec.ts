@@ -25,7 +25,8 @@ import { startWorkerPatiently } from './support/worker';
 jest.setTimeout(1_500_000);
 
 const WIDTHS = [390, 768, 1280] as const;
-const HEIGHTS: Record<(typeof WIDTHS)[number], number> = { 390: 844, 768: 1024, 1280: 800 };
+type Width = (typeof WIDTHS)[number];
+const HEIGHTS: Record<Width, number> = { 390: 844, 768: 1024, 1280: 800 };
 const NOT_FOUND = 'Either you typed a wrong URL, or you followed a bad link.';
 /** One unbroken 600-character string in a tool result: a trace view must wrap or scroll it. */
 const LONG_RESULT = JSON.stringify({ diaria: 320, moeda: 'BRL', token: 'x'.repeat(600), politica: 'Cancelamento grátis até 48 h antes. '.repeat(12) });
@@ -221,7 +222,7 @@ interface Walk {
 }
 
 /** A fresh browser at `width` logged in as `email`, as a person on that screen would start. */
-async function loggedIn(email: string, width: (typeof WIDTHS)[number]) {
+async function loggedIn(email: string, width: Width) {
   const context = await suite.browser.newContext({ viewport: { width, height: HEIGHTS[width] }, ...(width < 600 && { isMobile: true, hasTouch: true }) });
   const page = await context.newPage();
   page.setDefaultTimeout(60_000);
@@ -230,22 +231,24 @@ async function loggedIn(email: string, width: (typeof WIDTHS)[number]) {
   return { context, page };
 }
 
-/**
- * The platform admin's walk in `npm test`: 390 px only, where the extra Tenant column is most
- * likely to overflow; its pages are the owner's components, which the owner walks at every width.
- * `npm run test:responsive` (RESPONSIVE_FULL=1) walks the admin at every width too.
- */
-const ADMIN_WIDTHS: readonly (typeof WIDTHS)[number][] = process.env.RESPONSIVE_FULL === '1' ? WIDTHS : [390];
+/** `npm run test:responsive` (RESPONSIVE_FULL=1) walks both logins at every width. */
+const widthsInNpmTest = (widths: readonly Width[]): readonly Width[] => (process.env.RESPONSIVE_FULL === '1' ? WIDTHS : widths);
 
 /**
  * The owner's walk in `npm test`: 390 and 768 px, the phone and tablet layouts, where overflow
  * shows first; the other browser suites drive the console at 1400 px, the desktop layout 1280 has
- * too. `npm run test:responsive` walks the owner at 1280 as well (the walk is this suite's
- * longest part, and on a slow machine it held `npm test` near its 20-minute budget).
+ * too (the walk is this suite's longest part, and at three widths it held `npm test` near its
+ * 20-minute budget on a slow machine).
  */
-const OWNER_WIDTHS: readonly (typeof WIDTHS)[number][] = process.env.RESPONSIVE_FULL === '1' ? WIDTHS : [390, 768];
+const OWNER_WIDTHS = widthsInNpmTest([390, 768]);
 
-async function walk(email: string, label: string, routes: ConsoleRoute[], widths: readonly (typeof WIDTHS)[number][] = WIDTHS): Promise<Walk> {
+/**
+ * The platform admin's walk in `npm test`: 390 px only, where the extra Tenant column is most
+ * likely to overflow; its pages are the owner's components, which the owner walks at 390 and 768.
+ */
+const ADMIN_WIDTHS = widthsInNpmTest([390]);
+
+async function walk(email: string, label: string, routes: ConsoleRoute[], widths: readonly Width[]): Promise<Walk> {
   const result: Walk = { failures: [], opened: new Set() };
   for (const width of widths) {
     const { context, page } = await loggedIn(email, width);
@@ -275,7 +278,7 @@ async function walk(email: string, label: string, routes: ConsoleRoute[], widths
   return result;
 }
 
-describe('the console at 390, 768 and 1280 px', () => {
+describe('the console at 390 and 768 px (and 1280 in npm run test:responsive)', () => {
   it('has no horizontal overflow on any route, for a tenant owner and a platform admin', async () => {
     const routes = consoleRoutes();
     const owner = await walk(seeded.ownerEmail, 'owner', routes, OWNER_WIDTHS);

@@ -372,11 +372,11 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     await countOutcomes(prisma, fx, accepted, report);
     if (report.lost > 0) report.lostDetails = await describeLost(prisma, accepted, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: queuePrefix, QUEUE_BACKEND: postgresMode ? 'postgres' : 'redis' });
     for (const kill of kills) {
-      const caught = await measureRecovery(prisma, kill);
-      report.recoverySessions += caught.sessions;
-      if (caught.ms !== null) report.recoveryMs = Math.max(report.recoveryMs ?? 0, caught.ms);
-      if (kill === lastKill) report.lastKillRecoveryMs = caught.ms;
-      if (caught.ms !== null && caught.ms > RECOVERY_TARGET_MS) report.slowRecoveries.push(await describeSlowRecovery(prisma, kill, caught, started));
+      const { sessions, slowest } = await measureRecovery(prisma, kill);
+      report.recoverySessions += sessions;
+      if (slowest) report.recoveryMs = Math.max(report.recoveryMs ?? 0, slowest.ms);
+      if (kill === lastKill) report.lastKillRecoveryMs = slowest?.ms ?? null;
+      if (slowest && slowest.ms > RECOVERY_TARGET_MS) report.slowRecoveries.push(await describeSlowRecovery(prisma, kill, slowest, started));
     }
     report.workerCrashes = crashDetails.length;
     report.crashDetails = crashDetails;
@@ -403,11 +403,14 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
  * committed in the database (a log line can die with the process). Each counts from the kill to
  * its first turn committed after it; the longest is the kill's recovery time.
  */
-async function measureRecovery(prisma: PrismaClient, kill: { worker: WorkerProcess; at: number }): Promise<{ sessions: number; ms: number | null; slowest?: string }> {
+async function measureRecovery(
+  prisma: PrismaClient,
+  kill: { worker: WorkerProcess; at: number },
+): Promise<{ sessions: number; slowest: { sessionId: string; ms: number } | null }> {
   const running = runningTurns(kill.worker.logs);
   const committed = new Set((await prisma.turn.findMany({ where: { id: { in: [...running.values()] } }, select: { id: true } })).map((t) => t.id));
   const caught = [...running].filter(([, turnId]) => !committed.has(turnId)).map(([sessionId]) => sessionId);
-  if (caught.length === 0) return { sessions: 0, ms: null };
+  if (caught.length === 0) return { sessions: 0, slowest: null };
   const after = await prisma.turn.groupBy({
     by: ['sessionId'],
     where: { sessionId: { in: caught }, createdAt: { gt: new Date(kill.at) } },
@@ -415,8 +418,8 @@ async function measureRecovery(prisma: PrismaClient, kill: { worker: WorkerProce
   });
   const firstAfter = new Map(after.map((a) => [a.sessionId, a._min.createdAt!.getTime()]));
   // A caught session with no turn since (still unanswered at the end) counts as never recovered.
-  const waits = caught.map((s) => ({ s, ms: (firstAfter.get(s) ?? Number.POSITIVE_INFINITY) - kill.at })).sort((a, b) => b.ms - a.ms);
-  return { sessions: caught.length, ms: waits[0].ms, slowest: waits[0].s };
+  const waits = caught.map((sessionId) => ({ sessionId, ms: (firstAfter.get(sessionId) ?? Number.POSITIVE_INFINITY) - kill.at }));
+  return { sessions: caught.length, slowest: waits.reduce((a, b) => (b.ms > a.ms ? b : a)) };
 }
 
 /**
@@ -427,17 +430,17 @@ async function measureRecovery(prisma: PrismaClient, kill: { worker: WorkerProce
 async function describeSlowRecovery(
   prisma: PrismaClient,
   kill: { worker: WorkerProcess; at: number },
-  caught: { ms: number | null; slowest?: string },
+  { sessionId, ms }: { sessionId: string; ms: number },
   workers: WorkerProcess[],
 ): Promise<string> {
-  const sessionId = caught.slowest!;
   const open = await prisma.message.findMany({
     where: { sessionId, direction: 'inbound', createdAt: { lte: new Date(kill.at) }, OR: [{ answeredAt: null }, { answeredAt: { gt: new Date(kill.at) } }] },
     orderBy: { seq: 'asc' },
     select: { id: true, status: true, createdAt: true, answeredAt: true },
   });
   const jobIds = new Set(open.map((m) => turnJobId(m.id)));
-  const until = kill.at + (Number.isFinite(caught.ms) ? caught.ms! : 600_000) + 1_000;
+  // A session never answered again: its log lines up to ten minutes after the kill.
+  const until = kill.at + (Number.isFinite(ms) ? ms : 600_000) + 1_000;
   const at = (t: number) => `${t - kill.at >= 0 ? '+' : ''}${((t - kill.at) / 1000).toFixed(2)} s`;
   const events = workers
     .flatMap((w) => w.logs.map((entry) => ({ w, entry, time: typeof entry.time === 'number' ? entry.time : 0 })))
@@ -446,7 +449,7 @@ async function describeSlowRecovery(
     .slice(0, 40)
     .map(({ w, entry, time }) => `  ${at(time)} worker ${w.pid}${w === kill.worker ? ' (killed)' : ''}: ${String(entry.msg)}${entry.jobId ? ` ${String(entry.jobId)}` : ''}`);
   const messages = open.map((m) => `  ${m.id} accepted ${at(m.createdAt.getTime())}, ${m.status}${m.answeredAt ? ` at ${at(m.answeredAt.getTime())}` : ''}`);
-  const wait = Number.isFinite(caught.ms) ? `${(caught.ms! / 1000).toFixed(1)} s` : 'never';
+  const wait = Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : 'never';
   return [`session ${sessionId}, caught by the kill of worker ${kill.worker.pid}, next turn after ${wait}; its open messages:`, ...messages, 'log lines about it:', ...events].join('\n');
 }
 

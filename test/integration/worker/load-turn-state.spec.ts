@@ -130,14 +130,7 @@ describe('LoadTurnState', () => {
       const rows = await createSessionRows(fresh);
       await addTurns(rows, 3, fresh);
       const [own] = await queueInbound(fresh, rows, ['waiting']);
-      const query = turnStateQuery(rows.tenantId, rows.sessionId, own);
-      const literals = query.values.map((v) => (typeof v === 'number' ? String(v) : `'${String(v)}'`)).join(', ');
-      await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query(`PREPARE turn_state AS ${query.text}`);
-      const pages = async () => {
-        const { rows: plan } = await client.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE turn_state(${literals})`);
-        return plan[0]['QUERY PLAN'][0].Plan['Shared Hit Blocks'] + plan[0]['QUERY PLAN'][0].Plan['Shared Read Blocks'];
-      };
+      const pages = await prepareGeneric(client, rows, own);
       const before = await pages();
 
       // The tenant's other conversations grow; the connection keeps its plan.
@@ -182,19 +175,29 @@ async function pagesRead(rows: { tenantId: string; sessionId: string }, ownMessa
 
 /** The same, for the generic plan of the prepared statement (plan_cache_mode = force_generic_plan). */
 async function genericPagesRead(rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<number> {
-  const query = turnStateQuery(rows.tenantId, rows.sessionId, ownMessageId);
-  const literals = query.values.map((v) => (typeof v === 'number' ? String(v) : `'${String(v)}'`)).join(', ');
   const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await client.connect();
   try {
-    await client.query('SET plan_cache_mode = force_generic_plan');
-    await client.query(`PREPARE turn_state AS ${query.text}`);
-    const { rows: plan } = await client.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE turn_state(${literals})`);
-    const root = plan[0]['QUERY PLAN'][0].Plan;
-    return root['Shared Hit Blocks'] + root['Shared Read Blocks'];
+    return await (await prepareGeneric(client, rows, ownMessageId))();
   } finally {
     await client.end();
   }
+}
+
+/**
+ * Prepares the claim-and-load on `client` under its generic plan, as a worker's connection keeps
+ * it; the function returned executes it and reads the pages it touched, with the plan made here.
+ */
+async function prepareGeneric(client: pg.Client, rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<() => Promise<number>> {
+  const query = turnStateQuery(rows.tenantId, rows.sessionId, ownMessageId);
+  const literals = query.values.map((v) => (typeof v === 'number' ? String(v) : `'${String(v)}'`)).join(', ');
+  await client.query('SET plan_cache_mode = force_generic_plan');
+  await client.query(`PREPARE turn_state AS ${query.text}`);
+  return async () => {
+    const { rows: plan } = await client.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE turn_state(${literals})`);
+    const root = plan[0]['QUERY PLAN'][0].Plan;
+    return root['Shared Hit Blocks'] + root['Shared Read Blocks'];
+  };
 }
 
 async function planText(rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<string> {
