@@ -34,6 +34,9 @@ const PUBLIC_BODIES: Record<string, Record<string, unknown>> = {
 /** Writes that change nothing whatever they are sent: validating a draft, logging out without a refresh cookie. */
 const MAY_ACCEPT = new Set(['POST /v1/admin/agents/:id/validate', 'POST /v1/admin/auth/logout']);
 
+/** Writes whose body is optional: sent with none, they act (a restore makes the version the draft). */
+const NO_BODY_IS_VALID = new Set(['POST /v1/admin/agents/:id/versions/:version/restore']);
+
 /** Real param values for a declared admin route, read from the catalog's URL for world `w`. */
 function catalogParams(route: DeclaredRoute, w: AdminWorld): { params: Record<string, string>; query?: string; body?: Record<string, unknown> } {
   const c = ROUTES.find((r) => r.method === route.method && r.route === route.path);
@@ -81,6 +84,7 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
         validQuery: mine.query,
         validBody: route.path === '/v1/admin/auth/login' ? { email: owner.email, password: PASSWORD } : mine.body,
         mayAccept: MAY_ACCEPT.has(`${route.method} ${route.path}`),
+        noBodyIsValid: NO_BODY_IS_VALID.has(`${route.method} ${route.path}`),
       };
     }
     if (route.path.startsWith('/v1/widget/')) {
