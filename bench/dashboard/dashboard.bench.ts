@@ -48,7 +48,7 @@ interface Measured {
 export async function runDashboardBench(ctx: BenchContext & { rows: number }): Promise<BenchResult> {
   const its = ITERATIONS[ctx.size];
   const loadAvg = loadAverage();
-  const env = await BenchEnv.create('dash');
+  const env = await BenchEnv.create('dash', ctx.size);
   try {
     const prisma = env.prisma(2);
     const tenants = [];

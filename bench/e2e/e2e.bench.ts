@@ -46,7 +46,7 @@ const SIZES: Record<'full' | 'smoke', E2eSize> = {
 export async function runE2eBench(ctx: BenchContext & { profile?: boolean }): Promise<BenchResult> {
   const size = SIZES[ctx.size];
   const loadAvg = loadAverage();
-  const env = await BenchEnv.create('e2e');
+  const env = await BenchEnv.create('e2e', ctx.size);
   const scenarios: Scenario[] = [];
   let long: LongSessionRun | undefined;
   let profiles: PeakProfiles = {};

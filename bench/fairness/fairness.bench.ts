@@ -33,7 +33,7 @@ interface Scenario {
 export async function runFairnessBench(ctx: BenchContext): Promise<BenchResult> {
   const size = SIZES[ctx.size];
   const loadAvg = loadAverage();
-  const env = await BenchEnv.create('fairness');
+  const env = await BenchEnv.create('fairness', ctx.size);
   const scenarios: Scenario[] = [];
   try {
     for (const processes of size.processes) scenarios.push(await scenario(ctx, env, size, processes));

@@ -30,7 +30,7 @@ const BARE_SERVER = 'bench/ingest/bare-server.ts';
 export async function runIngestBench(ctx: BenchContext & { profile?: boolean }): Promise<BenchResult> {
   const size = SIZES[ctx.size];
   const loadAvg = loadAverage();
-  const env = await BenchEnv.create('ingest');
+  const env = await BenchEnv.create('ingest', ctx.size);
   try {
     const prisma = env.prisma(2);
     const fixture = await createTenantFixture(prisma);

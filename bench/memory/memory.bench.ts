@@ -30,7 +30,7 @@ interface Wave {
 export async function runMemoryBench(ctx: BenchContext): Promise<BenchResult> {
   const size = SIZES[ctx.size];
   const loadAvg = loadAverage();
-  const env = await BenchEnv.create('mem');
+  const env = await BenchEnv.create('mem', ctx.size);
   try {
     const prisma = env.prisma(2);
     const fixture = await createTenantFixture(prisma, { agentConfig: benchAgentConfig(size.latencyMs) });

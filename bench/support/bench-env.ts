@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import Redis from 'ioredis';
 import { createPrismaClient, type PrismaClient } from '@switchboard/db';
 import { createMigratedDatabase, dropDatabase, uniqueName } from '../../test/support/test-database';
+import type { BenchSize } from './results';
 
 /**
  * A fresh migrated database and a unique Redis key prefix for one bench, so a bench never sees
@@ -13,16 +14,17 @@ export class BenchEnv {
   private readonly clients: PrismaClient[] = [];
 
   private constructor(
+    private readonly size: BenchSize,
     readonly databaseName: string,
     readonly databaseUrl: string,
     readonly redisUrl: string,
     readonly queuePrefix: string,
   ) {}
 
-  static async create(label: string): Promise<BenchEnv> {
+  static async create(label: string, size: BenchSize): Promise<BenchEnv> {
     const name = uniqueName(`sb_bench_${label}`);
     const url = await createMigratedDatabase(name);
-    const env = new BenchEnv(name, url, process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `sbb-${name}`);
+    const env = new BenchEnv(size, name, url, process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', `sbb-${name}`);
     BenchEnv.created.push({ databaseName: name, queuePrefix: env.queuePrefix, redisUrl: env.redisUrl });
     return env;
   }
@@ -48,6 +50,13 @@ export class BenchEnv {
       QUEUE_PREFIX: this.queuePrefix,
       AUTH_SECRET: randomBytes(32).toString('hex'),
       MASTER_KEY: randomBytes(32).toString('hex'),
+      // At smoke size the bench runs inside `npm test`, beside suites with processes of their own
+      // on the same Postgres (100 connections) and a few messages to answer: the smallest pools.
+      // Its Postgres-mode API and worker with the default ones (10, and 4 for each of the
+      // worker's ~12 BullMQ objects), beside model-outage.spec's two workers in Postgres mode,
+      // ran Postgres out of connections ("sorry, too many clients already"); with the test
+      // harness's (5 and 2) they still held 35 of the 97.
+      ...(this.size === 'smoke' && { DATABASE_POOL_MAX: '2', QUEUE_PG_POOL_MAX: '1' }),
       ...extra,
     };
   }
