@@ -114,20 +114,21 @@ function caseArb(t: FuzzTarget): fc.Arbitrary<FuzzCase> {
   // A write gets its real ids only together with a body it must refuse; any body goes to
   // hostile or foreign ids (absent rows). Routes without a known body only get the latter.
   const withRealIds = t.validBody || paramNames(t.route.path).length === 0
-    ? fc.record({ params: paramsArb(t, true), payload: invalidBodyArb(t.validBody, t.route.method) })
+    ? fc.record({ params: paramsArb(t, true), payload: invalidBodyArb(t.validBody, t.route.method), realIds: fc.constant(true) })
     : undefined;
   const withHostileIds =
     paramNames(t.route.path).length > 0
       ? fc.record({
           params: paramsArb(t, false),
           payload: fc.oneof(invalidBodyArb(t.validBody, t.route.method), fc.constant(JSON.stringify(t.validBody ?? {})), fc.constant(undefined)),
+          realIds: fc.constant(false),
         })
       : undefined;
   const shaped = [withRealIds, withHostileIds].filter((a): a is NonNullable<typeof a> => a !== undefined);
   return fc
     .record({ shape: fc.oneof(...shaped), query: fc.oneof(fc.constant(''), hostileQuery), auth, contentType: hostileContentType, extra: extraHeaders })
-    // An empty payload without a content type is no body: for such a route, a valid request.
-    .filter(({ shape, contentType }) => !(t.noBodyIsValid && shape.payload?.length === 0 && contentType['content-type'] === undefined))
+    // An empty payload without a content type is no body: to such a route's real ids, a valid request.
+    .filter(({ shape, contentType }) => !(t.noBodyIsValid && shape.realIds && shape.payload?.length === 0 && contentType['content-type'] === undefined))
     .map(({ shape, query, auth: a, contentType, extra }) => ({
       method: t.route.method,
       url: fillPath(t.route.path, shape.params) + (query ? `?${query}` : ''),
