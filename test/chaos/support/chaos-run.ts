@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { seededRandom } from '@falai/agent';
 import type { AgentConfig } from '@switchboard/agent-config';
-import { createBullQueue, QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
+import { createBullQueue, LEASES_TABLE, QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { createPrismaClient, type PrismaClient } from '@switchboard/db';
 import { startApi, stopApi, type ApiProcess } from '../../support/api-process';
 import { createTenantFixture, type TenantFixture } from '../../support/fixtures';
@@ -154,6 +154,16 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const claimed = postgresMode ? undefined : await claimRedisDb(process.env.REDIS_URL ?? 'redis://127.0.0.1:6379', token);
   const redisUrl = claimed?.url ?? '';
   const prisma: PrismaClient = createPrismaClient({ connectionString: databaseUrl, max: 4 });
+  // Who holds a session's lease now (a lost message's session held by a live turn that never ends
+  // reads "held", renewed; one nobody holds reads "free").
+  const sessionLease = async (key: string): Promise<string> => {
+    if (claimed) {
+      const [holder, ttl] = await Promise.all([claimed.redis.get(key), claimed.redis.pttl(key)]);
+      return holder ? `held, ${ttl} ms left` : 'free';
+    }
+    const rows = await prisma.$queryRawUnsafe<{ left: number }[]>(`SELECT (extract(epoch FROM expires_at - clock_timestamp()) * 1000)::int AS left FROM ${LEASES_TABLE} WHERE key = $1`, key);
+    return rows.length === 0 ? 'free' : rows[0].left > 0 ? `held, ${rows[0].left} ms left` : 'expired';
+  };
 
   let api: ApiProcess | undefined;
   // A slot is undefined while its worker restarts after a kill.
@@ -370,7 +380,10 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     log(`chaos: settled in ${report.settleMs} ms`);
 
     await countOutcomes(prisma, fx, accepted, report);
-    if (report.lost > 0) report.lostDetails = await describeLost(prisma, accepted, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: queuePrefix, QUEUE_BACKEND: postgresMode ? 'postgres' : 'redis' });
+    if (report.lost > 0) {
+      report.lostDetails = await describeLost(prisma, accepted, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: queuePrefix, QUEUE_BACKEND: postgresMode ? 'postgres' : 'redis' }, started, (sessionId) => sessionLease(`${queuePrefix}:lease:session:${sessionId}`));
+      report.lostDetails.push(await describeBusyBackends(prisma, dbName), describeWorkersUp(workers));
+    }
     for (const kill of kills) {
       const { sessions, slowest } = await measureRecovery(prisma, kill);
       report.recoverySessions += sessions;
@@ -464,25 +477,77 @@ function describeCrash(w: WorkerProcess, code: number | null): string {
   return `worker pid ${w.pid} exited with code ${code}; last lines of ${w.logFile}:\n${tail}`;
 }
 
-/** The first lost messages: status, and the state of the turn job and the sweeper's job for each. */
-async function describeLost(prisma: PrismaClient, accepted: Map<string, string>, env: Parameters<typeof createBullQueue>[1]): Promise<string[]> {
-  const lost = await prisma.message.findMany({ where: { id: { in: [...accepted.keys()] }, status: 'queued' }, take: 10, select: { id: true, sessionId: true, seq: true, createdAt: true } });
+/**
+ * The first lost messages: status, the state of the turn job and the sweeper's job for each (with
+ * its provider retries), its session's lease, and the workers' last log lines about the session (a
+ * deferral logs its delay), so a failing CI says where it stopped.
+ */
+async function describeLost(
+  prisma: PrismaClient,
+  accepted: Map<string, string>,
+  env: Parameters<typeof createBullQueue>[1],
+  workers: WorkerProcess[],
+  leaseOf: (sessionId: string) => Promise<string>,
+): Promise<string[]> {
+  const lost = await prisma.message.findMany({ where: { id: { in: [...accepted.keys()] }, status: 'queued' }, orderBy: { seq: 'asc' }, take: 10, select: { id: true, sessionId: true, seq: true, createdAt: true } });
   const queue = createBullQueue<TurnJobData>(QUEUES.turns, env);
+  const now = Date.now();
+  const at = (t: number) => `${t - now >= 0 ? '+' : ''}${((t - now) / 1000).toFixed(1)} s`;
   try {
-    const lines: string[] = [];
+    const lines: string[][] = [];
+    const told = new Set<string>();
     for (const m of lost) {
       const jobs: string[] = [];
       for (const id of [turnJobId(m.id), `sweep-${m.id}`]) {
         const job = await queue.getJob(id);
         const state = job ? await job.getState() : 'none';
-        jobs.push(`${id}: ${state}${job?.failedReason ? ` (${job.failedReason})` : ''}${job ? ` attempts ${job.attemptsMade}, stalled ${job.stalledCounter}` : ''}`);
+        const retries = job ? `, provider retries ${job.data.providerRetries ?? 0}` : '';
+        jobs.push(`${id}: ${state}${job?.failedReason ? ` (${job.failedReason})` : ''}${job ? ` attempts ${job.attemptsMade}, stalled ${job.stalledCounter}${retries}` : ''}`);
       }
-      lines.push(`lost ${m.id} (session ${m.sessionId}, seq ${m.seq}, accepted ${m.createdAt.toISOString()}): ${jobs.join('; ')}`);
+      const entry = [`lost ${m.id} (session ${m.sessionId}, seq ${m.seq}, accepted ${at(m.createdAt.getTime())}): ${jobs.join('; ')}`];
+      lines.push(entry);
+      if (told.has(m.sessionId)) continue;
+      told.add(m.sessionId);
+      const events = workers
+        .flatMap((w) => w.logs.filter((e) => e.sessionId === m.sessionId).map((e) => ({ w, e, time: typeof e.time === 'number' ? e.time : 0 })))
+        .sort((a, b) => a.time - b.time)
+        .slice(-12)
+        .map(({ w, e, time }) => `  ${at(time)} worker ${w.pid}: ${String(e.msg)}${e.delayMs === undefined ? '' : ` (${String(e.delayMs)} ms)`}${e.error ? ` ${String(e.error)}` : ''}`);
+      entry.push(`  its lease: ${await leaseOf(m.sessionId)}; the last log lines about it (times from now):`, ...events);
     }
-    return lines;
+    return lines.map((entry) => entry.join('\n'));
   } finally {
     await queue.close();
   }
+}
+
+/** The workers up at the end and the last thing each logged: a worker that went quiet shows here. */
+function describeWorkersUp(workers: (WorkerProcess | undefined)[]): string {
+  const now = Date.now();
+  const lines = workers.map((w, i) => {
+    if (!w) return `  slot ${i}: no worker (restarting)`;
+    const last = w.logs[w.logs.length - 1];
+    const ago = typeof last?.time === 'number' ? `${((now - last.time) / 1000).toFixed(1)} s ago` : 'never';
+    return `  slot ${i}: worker ${w.pid}, last logged ${ago}: ${String(last?.msg ?? '')}`;
+  });
+  return ['the workers at the end:', ...lines].join('\n');
+}
+
+/**
+ * The run database's connections busy for more than a second (a statement waiting on a lock, or
+ * one that never ends): what a queue or a turn stuck in the database would show.
+ */
+async function describeBusyBackends(prisma: PrismaClient, dbName: string): Promise<string> {
+  const rows = await prisma.$queryRawUnsafe<{ pid: number; state: string; wait: string | null; secs: number; query: string }[]>(
+    `SELECT pid, state, wait_event_type || ':' || wait_event AS wait,
+            round(extract(epoch FROM clock_timestamp() - COALESCE(query_start, backend_start)))::int AS secs, left(query, 120) AS query
+       FROM pg_stat_activity
+      WHERE datname = $1 AND pid <> pg_backend_pid() AND state <> 'idle' AND clock_timestamp() - query_start > interval '1 second'
+      ORDER BY query_start`,
+    dbName,
+  );
+  if (rows.length === 0) return 'no connection of the run database was busy for more than a second';
+  return ['connections of the run database busy for more than a second:', ...rows.map((r) => `  pid ${r.pid} ${r.state} ${r.secs} s${r.wait ? ` waiting ${r.wait}` : ''}: ${r.query.replace(/\s+/g, ' ')}`)].join('\n');
 }
 
 /**
