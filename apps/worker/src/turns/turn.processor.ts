@@ -20,6 +20,7 @@ import { UnderstandDeferredError } from './turn-errors';
 import { transientRetryDelayMs } from './turn-failure';
 import { putStalledTurnJobFirst } from './stalled-turn-job';
 import { resweepStalledOut, stalledOut } from '../sweeper/sweep-job';
+import { ErrorBurstLog } from '../queues/error-burst-log';
 
 type TurnJob = Job<TurnJobData>;
 
@@ -38,6 +39,7 @@ export type TurnJobResult =
 @Processor(QUEUES.turns, turnWorkerOptions())
 export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger(TurnProcessor.name);
+  private readonly errors = new ErrorBurstLog((entry) => this.logger.error({ msg: 'turn worker error', ...entry }));
   private stopping = false;
 
   constructor(
@@ -214,8 +216,9 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
   }
 
   // BullMQ emits `error` for connection trouble; without a listener Node would crash the process.
+  // An outage makes it emit the same error many times a second: those are counted, not each logged.
   @OnWorkerEvent('error')
   onError(err: Error): void {
-    this.logger.error({ msg: 'turn worker error', error: err.message });
+    this.errors.report(err.message);
   }
 }
