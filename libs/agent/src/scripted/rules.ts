@@ -33,6 +33,11 @@ export interface ScriptRule {
   afterTool?: string;
   /** How many times the rule may answer (per provider); absent is unlimited. */
   times?: number;
+  /**
+   * The rule answers only within this many ms of the provider's first call: an outage that ends
+   * with time, as a real one does, however few calls come meanwhile (`times` ends it after calls).
+   */
+  withinMs?: number;
   /** Probability (0..1) that the rule answers a call it matches, drawn per call: a flaky model for chaos tests. */
   chance?: number;
 
@@ -62,7 +67,7 @@ export interface ScriptJson {
 }
 
 const ERROR_KINDS: readonly ProviderErrorKind[] = ['overloaded', 'rate-limited', 'timeout', 'network', 'empty', 'quota', 'auth', 'context', 'invalid', 'unknown'];
-const RULE_KEYS = new Set(['match', 'flags', 'call', 'round', 'offered', 'asks', 'afterTool', 'times', 'chance', 'flows', 'branches', 'fields', 'toolCalls', 'reply', 'fail', 'latencyMs', 'usage']);
+const RULE_KEYS = new Set(['match', 'flags', 'call', 'round', 'offered', 'asks', 'afterTool', 'times', 'withinMs', 'chance', 'flows', 'branches', 'fields', 'toolCalls', 'reply', 'fail', 'latencyMs', 'usage']);
 
 export class ScriptError extends Error {
   readonly code = 'invalid-script';
@@ -110,7 +115,7 @@ function checkRule(rule: unknown, at: string): void {
   }
   if (rule.flags !== undefined && typeof rule.flags !== 'string') throw new ScriptError(`${at}.flags`, 'must be a string');
   if (rule.call !== undefined && rule.call !== 'understand' && rule.call !== 'speak') throw new ScriptError(`${at}.call`, 'must be "understand" or "speak"');
-  for (const key of ['round', 'times', 'latencyMs'] as const) {
+  for (const key of ['round', 'times', 'withinMs', 'latencyMs'] as const) {
     const v = rule[key];
     if (v !== undefined && !(typeof v === 'number' && Number.isFinite(v) && v >= 0)) throw new ScriptError(`${at}.${key}`, 'must be a number, 0 or more');
   }

@@ -89,6 +89,19 @@ describe('ScriptedProvider', () => {
     expect((await p.generate(speakReq('x'))).text).toBe('back');
   });
 
+  it('`withinMs` ends a rule with time from the first call, however few calls came', async () => {
+    const p = new ScriptedProvider({
+      rules: [
+        { call: 'understand', times: 6, withinMs: 40, fail: { kind: 'overloaded', message: 'outage' } },
+        { call: 'understand', flows: { eco: 90 } },
+      ],
+    });
+    await expect(p.generate(understandReq('a'))).rejects.toMatchObject({ kind: 'overloaded', message: 'outage' });
+    await new Promise((r) => setTimeout(r, 60));
+    // Five of its six calls are left, but its time is over: the model is back.
+    expect((await p.generate(understandReq('b'))).structured).toMatchObject({ flows: { eco: 90 } });
+  });
+
   it('simulates latency per provider and per rule', async () => {
     const p = new ScriptedProvider({ rules: { latencyMs: 30, rules: [{ call: 'speak', match: 'slow', latencyMs: 60, reply: 's' }, { call: 'speak', reply: 'f' }] } });
     let t = Date.now();
@@ -142,6 +155,7 @@ describe('parseScript', () => {
     [{ rules: [{ toolCalls: [{ arguments: {} }] }] }, '[ScriptError] script.rules[0].toolCalls[0]: must be { name: string, arguments? }.'],
     [{ rules: 'x' }, '[ScriptError] script.rules: must be an array of rules.'],
     [{ rules: [{ reply: 'x', chance: 1.5 }] }, '[ScriptError] script.rules[0].chance: must be a probability from 0 to 1.'],
+    [{ rules: [{ reply: 'x', withinMs: -1 }] }, '[ScriptError] script.rules[0].withinMs: must be a number, 0 or more.'],
     [{ rules: [], seed: 1.5 }, '[ScriptError] script.seed: must be an integer.'],
   ])('refuses %j naming where and what', (json, message) => {
     expect(() => parseScript(json)).toThrow(ScriptError);

@@ -43,6 +43,8 @@ export class ScriptedProvider implements AiProvider {
   private readonly recordLimit: number;
   private readonly fired = new Map<ScriptRule, number>();
   private readonly random: () => number;
+  /** When the first call came (the clock of `withinMs` rules). */
+  private firstCallAt: number | undefined;
 
   /** `new ScriptedProvider({ rules })` for JSON rules, `new ScriptedProvider(fn)` for a function script. */
   constructor(options: ScriptedProviderOptions | ScriptFn = {}) {
@@ -68,6 +70,7 @@ export class ScriptedProvider implements AiProvider {
 
   async generate(req: ModelRequest): Promise<ModelReply> {
     const index = this.requests.length;
+    this.firstCallAt ??= Date.now();
     const { signal: _signal, ...recorded } = req;
     this.requests.push(structuredClone(recorded));
     if (this.requests.length > this.recordLimit) this.requests.splice(0, this.requests.length - this.recordLimit);
@@ -155,6 +158,7 @@ export class ScriptedProvider implements AiProvider {
   private matches(rule: ScriptRule, req: ModelRequest): Record<string, string> | undefined {
     if (rule.call !== undefined && rule.call !== req.call) return undefined;
     if (rule.times !== undefined && (this.fired.get(rule) ?? 0) >= rule.times) return undefined;
+    if (rule.withinMs !== undefined && Date.now() - this.firstCallAt! >= rule.withinMs) return undefined;
     if (req.call === 'speak') {
       if (rule.round !== undefined && rule.round !== req.round) return undefined;
       const offered = new Set(req.tools.map((t) => t.name));
