@@ -86,19 +86,26 @@ const SWEEPER_INTERVAL_MS = 2_000;
 const SWEEPER_GRACE_MS = 1_000;
 const OUTAGE_MS = 5_000;
 
-/** Understand calls each worker process's model fails (overloaded) before it answers them: an outage after every start. */
+/**
+ * The outage after every worker start: its model fails (overloaded) its first understand calls,
+ * at most this many and for at most this long from the first. Counted in calls alone, the outage
+ * of a worker that took few calls never ended: at the end of a run the last session's jobs alone
+ * met it, each deferral moving them up the retry ladder, until all five of its jobs waited 300 s
+ * and the run read them as lost (a fresh-clone CI run of 5 December; most likely the CI run before it).
+ */
 const UNDERSTAND_OUTAGE_CALLS = 6;
+const UNDERSTAND_OUTAGE_MS = 2_000;
 
 /**
  * Mixed provider-* failures, 30% of calls in all (each rule's chance is conditional on the ones
- * before it failing to fire), after an outage of the understand call: its first
- * UNDERSTAND_OUTAGE_CALLS in each worker process fail overloaded.
+ * before it failing to fire), after an outage of the understand call: in each worker process its
+ * first UNDERSTAND_OUTAGE_CALLS within UNDERSTAND_OUTAGE_MS fail overloaded.
  */
 function flakyModel(seed: number): AgentConfig['provider'] {
   const kinds = ['overloaded', 'rate-limited', 'timeout', 'network', 'invalid'] as const;
   const share = 0.3 / kinds.length;
   const failures = kinds.map((kind, i) => ({ chance: share / (1 - share * i), fail: { kind, message: `chaos ${kind}` } }));
-  const outage = { call: 'understand' as const, times: UNDERSTAND_OUTAGE_CALLS, fail: { kind: 'overloaded' as const, message: 'chaos understand outage' } };
+  const outage = { call: 'understand' as const, times: UNDERSTAND_OUTAGE_CALLS, withinMs: UNDERSTAND_OUTAGE_MS, fail: { kind: 'overloaded' as const, message: 'chaos understand outage' } };
   return {
     kind: 'scripted',
     model: 'chaos-script',
