@@ -462,15 +462,23 @@ async function describeSlowRecovery(
   // A session never answered again: its log lines up to ten minutes after the kill.
   const until = kill.at + (Number.isFinite(ms) ? ms : 600_000) + 1_000;
   const at = (t: number) => `${t - kill.at >= 0 ? '+' : ''}${((t - kill.at) / 1000).toFixed(2)} s`;
-  const events = workers
-    .flatMap((w) => w.logs.map((entry) => ({ w, entry, time: typeof entry.time === 'number' ? entry.time : 0 })))
-    .filter(({ entry, time }) => time >= kill.at - 5_000 && time <= until && (entry.sessionId === sessionId || jobIds.has(String(entry.jobId))))
-    .sort((a, b) => a.time - b.time)
+  const events = workerLogLines(workers, (entry, time) => time >= kill.at - 5_000 && time <= until && (entry.sessionId === sessionId || jobIds.has(String(entry.jobId))))
     .slice(0, 40)
     .map(({ w, entry, time }) => `  ${at(time)} worker ${w.pid}${w === kill.worker ? ' (killed)' : ''}: ${String(entry.msg)}${entry.jobId ? ` ${String(entry.jobId)}` : ''}`);
   const messages = open.map((m) => `  ${m.id} accepted ${at(m.createdAt.getTime())}, ${m.status}${m.answeredAt ? ` at ${at(m.answeredAt.getTime())}` : ''}`);
   const wait = Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : 'never';
   return [`session ${sessionId}, caught by the kill of worker ${kill.worker.pid}, next turn after ${wait}; its open messages:`, ...messages, 'log lines about it:', ...events].join('\n');
+}
+
+/** Every worker's log lines that `keep` picks, with their times, oldest first. */
+function workerLogLines(
+  workers: WorkerProcess[],
+  keep: (entry: WorkerProcess['logs'][number], time: number) => boolean,
+): { w: WorkerProcess; entry: WorkerProcess['logs'][number]; time: number }[] {
+  return workers
+    .flatMap((w) => w.logs.map((entry) => ({ w, entry, time: typeof entry.time === 'number' ? entry.time : 0 })))
+    .filter(({ entry, time }) => keep(entry, time))
+    .sort((a, b) => a.time - b.time);
 }
 
 /** A worker that died on its own: its exit code and the tail of its log file (JSON lines and stderr). */
@@ -515,11 +523,9 @@ async function describeLost(
       lines.push(entry);
       if (told.has(m.sessionId)) continue;
       told.add(m.sessionId);
-      const events = workers
-        .flatMap((w) => w.logs.filter((e) => e.sessionId === m.sessionId).map((e) => ({ w, e, time: typeof e.time === 'number' ? e.time : 0 })))
-        .sort((a, b) => a.time - b.time)
+      const events = workerLogLines(workers, (e) => e.sessionId === m.sessionId)
         .slice(-12)
-        .map(({ w, e, time }) => `  ${at(time)} worker ${w.pid}: ${String(e.msg)}${e.delayMs === undefined ? '' : ` (${String(e.delayMs)} ms)`}${e.error ? ` ${String(e.error)}` : ''}`);
+        .map(({ w, entry: e, time }) => `  ${at(time)} worker ${w.pid}: ${String(e.msg)}${e.delayMs === undefined ? '' : ` (${String(e.delayMs)} ms)`}${e.error ? ` ${String(e.error)}` : ''}`);
       entry.push(`  its lease: ${await leaseOf(m.sessionId)}; the last log lines about it (times from now):`, ...events);
     }
     return lines.map((entry) => entry.join('\n'));
