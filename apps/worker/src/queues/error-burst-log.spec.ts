@@ -46,4 +46,15 @@ describe('ErrorBurstLog', () => {
 
     expect(lines).toEqual([{ error: 'read ECONNRESET' }, { error: 'read ECONNRESET' }]);
   });
+
+  it('writes the open window’s count when flushed (a stopping worker), once, and its timer writes nothing more', () => {
+    log.report('read ECONNRESET');
+    log.report('read ECONNRESET');
+    log.report('read ECONNRESET');
+    log.flush();
+    jest.advanceTimersByTime(1_000);
+
+    expect(lines).toEqual([{ error: 'read ECONNRESET' }, { error: 'read ECONNRESET', repeated: 2, windowMs: 1_000 }]);
+    expect(jest.getTimerCount()).toBe(0);
+  });
 });

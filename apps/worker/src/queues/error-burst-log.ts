@@ -14,7 +14,7 @@ export interface ErrorBurstEntry {
  * so those do not make a new kind; the line keeps the error as it came.
  */
 export class ErrorBurstLog {
-  private readonly bursts = new Map<string, { first: string; repeated: number }>();
+  private readonly bursts = new Map<string, { first: string; repeated: number; timer: NodeJS.Timeout }>();
 
   constructor(
     private readonly write: (entry: ErrorBurstEntry) => void,
@@ -29,13 +29,20 @@ export class ErrorBurstLog {
       return;
     }
     this.write({ error });
-    this.bursts.set(kind, { first: error, repeated: 0 });
-    setTimeout(() => this.close(kind), this.windowMs).unref();
+    const timer = setTimeout(() => this.close(kind), this.windowMs).unref();
+    this.bursts.set(kind, { first: error, repeated: 0, timer });
+  }
+
+  /** Writes the open windows' counts now (a stopping process), so the last repeats are not lost. */
+  flush(): void {
+    for (const kind of [...this.bursts.keys()]) this.close(kind);
   }
 
   private close(kind: string): void {
     const burst = this.bursts.get(kind);
+    if (!burst) return;
+    clearTimeout(burst.timer);
     this.bursts.delete(kind);
-    if (burst && burst.repeated > 0) this.write({ error: burst.first, repeated: burst.repeated, windowMs: this.windowMs });
+    if (burst.repeated > 0) this.write({ error: burst.first, repeated: burst.repeated, windowMs: this.windowMs });
   }
 }

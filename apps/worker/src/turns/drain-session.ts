@@ -5,14 +5,18 @@ import { AgentCatalog } from '../agents/agent-catalog';
 import { DEFAULT_MERGE_WINDOW_MS, MERGE_MAX_MESSAGES, MERGE_MAX_WAIT_WINDOWS } from '../config/worker-settings';
 import type { Lease } from '../lease/session-lease';
 import { LoadTurnState, type PendingMessage, type SessionClaim, type TurnState } from './load-turn-state';
+import { backoffWaitMs } from './provider-backoff';
 import { RetireAnsweredJobs } from './retire-answered-jobs';
 import { RunTurn } from './run-turn';
+import { SessionBackoffError } from './turn-errors';
 
 export interface DrainRequest {
   tenantId: string;
   sessionId: string;
   /** The message whose job is draining; the drain never stops before it is settled. */
   ownMessageId?: string;
+  /** When the own message was accepted (none for a wake): one accepted after a deferral tries the model. */
+  acceptedAt?: number;
   lease: Lease;
   /** True once the worker is shutting down: finish the own message, leave the rest to their jobs. */
   stopping: () => boolean;
@@ -78,6 +82,12 @@ export class DrainSession {
     // this job answers them rather than trusting their own jobs to come: those may be gone (a
     // flushed Redis, a job that failed), leaving the session silent until the sweeper's next pass.
     if (req.ownMessageId && first.ownSettled && first.next === null) return { turns: 0, ownSettled: true, answered: [] };
+    // The session waits for its model: the job that was deferred carries it (provider-backoff.ts).
+    const waitMs = first.next === null ? undefined : backoffWaitMs(first.state?.providerBackoff, req.acceptedAt);
+    if (waitMs !== undefined) {
+      if (req.ownMessageId && first.ownSettled) return { turns: 0, ownSettled: true, answered: [] };
+      throw new SessionBackoffError(first.state!.providerBackoff!.retryAt, waitMs);
+    }
     let turns = 0;
     const answered: string[] = [];
     let ownSettled = !req.ownMessageId || first.ownSettled;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { HistoryItem } from '@falai/agent';
 import { Prisma, PrismaService, type QuotaLimits } from '@switchboard/db';
 import type { AgentStamp } from '../agents/agent-catalog';
+import type { ProviderBackoff } from './provider-backoff';
 import { HISTORY_LIMIT } from '../config/worker-settings';
 import { TurnSessionMissingError } from './turn-errors';
 
@@ -34,6 +35,8 @@ export interface TurnState {
   quotaLimits: QuotaLimits;
   /** Which version of the session's agent a turn runs now (null: no such agent), AgentCatalog's cache key. */
   agent: AgentStamp | null;
+  /** The session's wait for its model since its last commit (null: none). */
+  providerBackoff: ProviderBackoff | null;
 }
 
 /**
@@ -60,6 +63,7 @@ interface TurnStateRow extends TurnSessionRow {
   agentArchivedAt: Date | null;
   ownStatus: string | null;
   next: { id: string; text: string; createdAt: string } | null;
+  providerBackoff: ProviderBackoff | null;
 }
 
 /**
@@ -100,10 +104,23 @@ export class LoadTurnState {
 }
 
 function turnStateOf(row: TurnStateRow): TurnState {
-  const { history, tenantSuspended, tenantLimited, agentBudgeted, agentFound, agentPublishedVersion, agentUpdatedAt, agentArchivedAt, ownStatus: _own, next: _next, ...session } =
-    row;
+  const {
+    history,
+    tenantSuspended,
+    tenantLimited,
+    agentBudgeted,
+    agentFound,
+    agentPublishedVersion,
+    agentUpdatedAt,
+    agentArchivedAt,
+    ownStatus: _own,
+    next: _next,
+    providerBackoff,
+    ...session
+  } = row;
   const agent = agentFound ? { publishedVersion: agentPublishedVersion, updatedAt: agentUpdatedAt!, archivedAt: agentArchivedAt } : null;
-  return { session, history, tenantSuspended, quotaLimits: { tenant: tenantLimited, agent: agentBudgeted }, agent };
+  const backoff = providerBackoff && { retryAt: providerBackoff.retryAt, deferredAt: providerBackoff.deferredAt, deferrals: providerBackoff.deferrals };
+  return { session, history, tenantSuspended, quotaLimits: { tenant: tenantLimited, agent: agentBudgeted }, agent, providerBackoff: backoff };
 }
 
 /**
@@ -145,6 +162,8 @@ export function turnStateQuery(tenantId: string, sessionId: string, ownMessageId
              a."updatedAt" AS "agentUpdatedAt", a."archivedAt" AS "agentArchivedAt",
              COALESCE(a."monthlyBudgetMicros" IS NOT NULL, false) AS "agentBudgeted",
              ${own} AS "ownStatus",
+             -- Written at a deferral with the session's version then: a commit since has ended it.
+             CASE WHEN (s."providerBackoff"->>'version')::int = s."version" THEN s."providerBackoff" END AS "providerBackoff",
              (SELECT CASE WHEN q."tenantId" = s."tenantId" THEN json_build_object('id', q."id", 'text', q."text", 'createdAt', q."createdAt") END
                 FROM "Message" q
                WHERE q."sessionId" = s."id" AND q."direction" = 'inbound' AND q."status" = 'queued'

@@ -188,7 +188,7 @@ export class RunTurn {
 
   /** Runs the engine and shapes the commit; null when there is nothing to commit (a stale wake). */
   private async plan(
-    { session, history, tenantSuspended, quotaLimits, agent }: TurnState,
+    { session, history, tenantSuspended, quotaLimits, agent, providerBackoff }: TurnState,
     trigger: TurnTrigger,
     turnId: string,
     startedAt: number,
@@ -274,7 +274,13 @@ export class RunTurn {
       }
       const code = permanentFailureCode(err);
       // The model is down for now: the job waits; for customer messages the deferral is recorded once.
-      if (!code && trigger.kind === 'messages' && isProviderError(err)) throw new UnderstandDeferredError(trigger.messages.map((m) => m.id), err);
+      if (!code && trigger.kind === 'messages' && isProviderError(err)) {
+        throw new UnderstandDeferredError(
+          trigger.messages.map((m) => m.id),
+          err,
+          providerBackoff?.deferrals ?? 0,
+        );
+      }
       if (!code) throw err;
       this.logger.error({ msg: 'turn failed for good', sessionId: session.id, turnId, code, error: (err as Error).message });
       return { commit: planFailure(base(), state, code, err as Error, await fallback()), schedule: [] };

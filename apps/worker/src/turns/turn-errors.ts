@@ -84,9 +84,26 @@ export class UnderstandDeferredError extends Error {
   constructor(
     readonly messageIds: string[],
     override readonly cause: ProviderError,
+    /** The session's deferrals in a row before this one (its rung on the retry ladder). */
+    readonly sessionDeferrals = 0,
   ) {
     super(`[UnderstandDeferredError] the model is unavailable for now (${cause.kind}): ${cause.message}`);
     this.name = 'UnderstandDeferredError';
+  }
+}
+
+/**
+ * The session waits for its model (a turn answering its messages was deferred until `retryAt`):
+ * the job comes back after `waitMs` without calling the model (provider-backoff.ts).
+ */
+export class SessionBackoffError extends Error {
+  readonly code = 'provider-backoff';
+  constructor(
+    readonly retryAt: number,
+    readonly waitMs: number,
+  ) {
+    super(`[SessionBackoffError] the session waits for its model until ${new Date(retryAt).toISOString()}`);
+    this.name = 'SessionBackoffError';
   }
 }
 

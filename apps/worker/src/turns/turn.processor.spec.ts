@@ -9,9 +9,10 @@ import type { DrainSession } from './drain-session';
 import type { RecordDeadLetter } from './record-dead-letter';
 import type { RecordUnderstandDeferral } from './record-understand-deferral';
 import type { RetireAnsweredJobs } from './retire-answered-jobs';
+import type { RecordProviderBackoff } from './provider-backoff';
 import type { RunTurn } from './run-turn';
 import type { SessionEvents } from './session-events';
-import { UnderstandDeferredError } from './turn-errors';
+import { SessionBackoffError, UnderstandDeferredError } from './turn-errors';
 import { TurnProcessor } from './turn.processor';
 
 // A model down for now puts the job back delayed, and BullMQ takes the DelayedError it throws
@@ -22,7 +23,16 @@ import { TurnProcessor } from './turn.processor';
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** A TurnProcessor over stand-ins: only what a test names is real enough to be called. */
-function processorOf(parts: { leases: unknown; drain: unknown; events?: unknown; deferrals?: unknown; deadLetters?: unknown; retire?: unknown; queue?: unknown }): TurnProcessor {
+function processorOf(parts: {
+  leases: unknown;
+  drain: unknown;
+  events?: unknown;
+  deferrals?: unknown;
+  deadLetters?: unknown;
+  retire?: unknown;
+  backoff?: unknown;
+  queue?: unknown;
+}): TurnProcessor {
   return new TurnProcessor(
     { WORKER_CONCURRENCY: 1 } as WorkerEnv,
     parts.leases as SessionLeases,
@@ -33,6 +43,7 @@ function processorOf(parts: { leases: unknown; drain: unknown; events?: unknown;
     (parts.deferrals ?? {}) as RecordUnderstandDeferral,
     (parts.deadLetters ?? {}) as RecordDeadLetter,
     (parts.retire ?? { execute: async () => 0, wasAnswered: () => false }) as RetireAnsweredJobs,
+    (parts.backoff ?? { execute: async () => undefined }) as RecordProviderBackoff,
     (parts.queue ?? {}) as Queue<TurnJobData>,
   );
 }
@@ -57,7 +68,8 @@ function processorWith(drainError: Error) {
   } as unknown as DrainSession;
   const sessionEvents = { publish: jest.fn(async () => undefined) } as unknown as SessionEvents;
   const deferrals = { execute: jest.fn(async () => [{ id: 'h', text: 'Um momento.' }]) };
-  const processor = processorOf({ leases, drain, events: sessionEvents, deferrals });
+  const backoff = { execute: jest.fn(async () => undefined) };
+  const processor = processorOf({ leases, drain, events: sessionEvents, deferrals, backoff });
   const job = {
     data: { tenantId: 't', sessionId: 's', messageId: 'm' },
     timestamp: Date.now(),
@@ -69,7 +81,7 @@ function processorWith(drainError: Error) {
       events.push('moved to delayed');
     }),
   } as unknown as Job<TurnJobData>;
-  return { processor, job, events, deferrals, sessionEvents };
+  return { processor, job, events, deferrals, sessionEvents, backoff };
 }
 
 describe('TurnProcessor: a model down for now', () => {
@@ -96,6 +108,38 @@ describe('TurnProcessor: a model down for now', () => {
 
     expect(deferrals.execute).toHaveBeenCalledWith({ tenantId: 't', sessionId: 's', messageIds: ['m'], error: cause, retryAt: expect.any(Date) });
     expect(sessionEvents.publish).toHaveBeenCalledWith('s', { type: 'deferred', waiting: ['m'], retryAt: expect.any(String), replies: [{ id: 'h', text: 'Um momento.' }] });
+  });
+
+  it("sets the session's backoff at its rung on the ladder, so its other jobs wait for this one", async () => {
+    const cause = new ProviderError({ kind: 'overloaded', message: 'HTTP 503' });
+    // The session was deferred twice already (by its other jobs); this job never was.
+    const { processor, job, backoff } = processorWith(new UnderstandDeferredError(['m'], cause, 2));
+    const before = Date.now();
+
+    await expect(processor.process(job, 'token')).rejects.toBeInstanceOf(DelayedError);
+
+    // The third rung (15 s), not this job's first (1 s): the session climbs, whichever job calls.
+    const [retryAt] = (job.moveToDelayed as jest.Mock).mock.calls[0] as [number];
+    expect(retryAt - before).toBeGreaterThanOrEqual(15_000);
+    expect(retryAt - before).toBeLessThan(16_000);
+    expect(job.updateData).toHaveBeenCalledWith(expect.objectContaining({ providerRetries: 3 }));
+    expect(backoff.execute).toHaveBeenCalledWith('t', 's', { retryAt, deferredAt: expect.any(Number), deferrals: 3 });
+  });
+
+  it("waits out the session's backoff without a model call or a deferral of its own, and tells its message's listeners", async () => {
+    const retryAt = Date.now() + 5_000;
+    const { processor, job, deferrals, sessionEvents, backoff } = processorWith(new SessionBackoffError(retryAt, 5_300));
+    const before = Date.now();
+
+    await expect(processor.process(job, 'token')).rejects.toBeInstanceOf(DelayedError);
+
+    const [until] = (job.moveToDelayed as jest.Mock).mock.calls[0] as [number];
+    expect(until - before).toBeGreaterThanOrEqual(5_300);
+    expect(until - before).toBeLessThan(6_000);
+    expect(job.updateData).not.toHaveBeenCalled();
+    expect(deferrals.execute).not.toHaveBeenCalled();
+    expect(backoff.execute).not.toHaveBeenCalled();
+    expect(sessionEvents.publish).toHaveBeenCalledWith('s', { type: 'deferred', waiting: ['m'], retryAt: new Date(retryAt).toISOString(), replies: [] });
   });
 
   it('lets an error no wait can fix fail the job as itself, after releasing the lease', async () => {

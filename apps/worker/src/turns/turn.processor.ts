@@ -8,13 +8,14 @@ import { isFlowInputWakeKey, QUEUES, type TurnJobData } from '@switchboard/queue
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { DATABASE_BLIP_RETRY_MS, leaseBusyDelayMs, turnWorkerOptions } from '../config/worker-settings';
 import { SessionLeases, type Lease } from '../lease/session-lease';
-import { SessionLeaseLostError } from './turn-errors';
+import { SessionBackoffError, SessionLeaseLostError } from './turn-errors';
 import { DrainSession } from './drain-session';
 import { FlowInputLoader } from '../wakes/flow-input-loader';
 import { RunTurn, type TurnTrigger } from './run-turn';
 import { RecordUnderstandDeferral } from './record-understand-deferral';
 import { RecordDeadLetter } from './record-dead-letter';
 import { RetireAnsweredJobs } from './retire-answered-jobs';
+import { RecordProviderBackoff } from './provider-backoff';
 import { SessionEvents } from './session-events';
 import { UnderstandDeferredError } from './turn-errors';
 import { transientRetryDelayMs } from './turn-failure';
@@ -52,6 +53,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     private readonly deferrals: RecordUnderstandDeferral,
     private readonly deadLetters: RecordDeadLetter,
     private readonly retire: RetireAnsweredJobs,
+    private readonly backoff: RecordProviderBackoff,
     @InjectQueue(QUEUES.turns) private readonly queue: Queue<TurnJobData>,
   ) {
     super();
@@ -72,6 +74,7 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     this.stopping = true;
     this.logger.log({ msg: 'worker stopping: no new jobs, finishing running turns' });
     await this.worker.close();
+    this.errors.flush();
     this.logger.log({ msg: 'turn worker closed' });
   }
 
@@ -113,19 +116,18 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     } catch (err) {
       if (err instanceof DelayedError) throw err;
       if (err instanceof SessionLeaseLostError) return await this.retryLater(job, token);
+      if (err instanceof SessionBackoffError) return await this.awaitModel(job, token, err);
       // The provider is down for now: the messages stay queued and this job comes back later.
       const cause = err instanceof UnderstandDeferredError ? err.cause : err;
-      const retries = job.data.providerRetries ?? 0;
+      // The session's rung when its other jobs were deferred before this one (they all wait as one).
+      const retries = Math.max(job.data.providerRetries ?? 0, err instanceof UnderstandDeferredError ? err.sessionDeferrals : 0);
       const delay = transientRetryDelayMs(cause, retries);
       if (delay === undefined) throw err;
       this.logger.warn({ msg: 'turn deferred: provider unavailable', sessionId, retries, delayMs: delay, error: (cause as Error).message });
       await job.updateData({ ...job.data, providerRetries: retries + 1 });
-      const retryAt = new Date(Date.now() + delay);
-      // Once per deferred turn: its Turn row, and the holding message the first time.
-      const replies =
-        err instanceof UnderstandDeferredError
-          ? await this.deferrals.execute({ tenantId, sessionId, messageIds: err.messageIds, error: err.cause, retryAt })
-          : [];
+      const deferredAt = Date.now();
+      const retryAt = new Date(deferredAt + delay);
+      const replies = err instanceof UnderstandDeferredError ? await this.recordDeferral(job, err, deferredAt, retryAt, retries + 1) : [];
       // Whoever waits on these messages (`?wait`, the stream) learns now that the answer comes later.
       const waiting = await this.drain.queuedIds(tenantId, sessionId);
       if (waiting.length > 0) await this.events.publish(sessionId, { type: 'deferred', waiting, retryAt: retryAt.toISOString(), replies });
@@ -139,10 +141,33 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     }
   }
 
+  /**
+   * A turn answering customer messages was deferred: its Turn row and the holding message (once
+   * per deferred turn; the replies sent now), then the session's backoff, so its other jobs wait
+   * for this one. The backoff goes second: it is stamped with the session version the deferral's
+   * own commit leaves.
+   */
+  private async recordDeferral(job: TurnJob, err: UnderstandDeferredError, deferredAt: number, retryAt: Date, deferrals: number): Promise<{ id: string; text: string }[]> {
+    const { tenantId, sessionId } = job.data;
+    const replies = await this.deferrals.execute({ tenantId, sessionId, messageIds: err.messageIds, error: err.cause, retryAt });
+    await this.backoff.execute(tenantId, sessionId, { retryAt: retryAt.getTime(), deferredAt, deferrals });
+    return replies;
+  }
+
+  /**
+   * The session waits for its model: this job comes back after the session's retry time, without
+   * a call. Whoever waits on its message (`?wait`, the stream) learns now that the answer comes later.
+   */
+  private async awaitModel(job: TurnJob, token: string | undefined, err: SessionBackoffError): Promise<never> {
+    const { sessionId, messageId } = job.data;
+    if (messageId) await this.events.publish(sessionId, { type: 'deferred', waiting: [messageId], retryAt: new Date(err.retryAt).toISOString(), replies: [] });
+    return this.retryLater(job, token, err.waitMs);
+  }
+
   private async answer(job: TurnJob, token: string | undefined, lease: Lease): Promise<TurnJobResult> {
-    const { tenantId, sessionId, messageId } = job.data;
+    const { tenantId, sessionId, messageId, acceptedAt } = job.data;
     // The drain retires the jobs of the burst's other messages as it answers them.
-    const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, lease, stopping: () => this.stopping });
+    const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, acceptedAt, lease, stopping: () => this.stopping });
     if (!result.ownSettled) return this.retryLater(job, token);
     // Settled, and not by a turn of this drain: an earlier holder answered it.
     if (result.turns === 0) return { status: 'already-answered' };

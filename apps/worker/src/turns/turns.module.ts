@@ -10,6 +10,7 @@ import { CommitNoticeTurn } from './commit-notice-turn';
 import { DrainSession } from './drain-session';
 import { LoadTurnState } from './load-turn-state';
 import { RecordUnderstandDeferral } from './record-understand-deferral';
+import { RecordProviderBackoff } from './provider-backoff';
 import { RecordDeadLetter } from './record-dead-letter';
 import { RetireAnsweredJobs } from './retire-answered-jobs';
 import { RunTurn } from './run-turn';
@@ -34,6 +35,7 @@ import { WakesModule } from '../wakes/wakes.module';
     SessionEvents,
     RunTurn,
     RecordUnderstandDeferral,
+    RecordProviderBackoff,
     RecordDeadLetter,
     RetireAnsweredJobs,
     DrainSession,
