@@ -189,6 +189,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
   const restarts: Promise<unknown>[] = [];
   let lastKill: { worker: WorkerProcess; at: number } | undefined;
   const kills: { worker: WorkerProcess; at: number }[] = [];
+  const faultWindows: FaultWindow[] = [];
   const workerEnv = {
     DATABASE_URL: viaProxy.toString(),
     REDIS_URL: redisUrl,
@@ -300,6 +301,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 
     // ---- the faults, while the load runs ------------------------------------------------------
     const faults = (async () => {
+      /** A Redis flush or the Postgres outage, timed, for a slow recovery's report. */
+      const fault = async (what: string, run: () => Promise<void>): Promise<void> => {
+        const from = Date.now();
+        await run();
+        faultWindows.push({ what, from, to: Date.now() });
+      };
       let flushed = false;
       let outage = false;
       while (loading) {
@@ -309,7 +316,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
         if (!flushed && progress >= 0.35) {
           flushed = true;
           if (!claimed) continue;
-          await flushClaimedDb(claimed.redis, token);
+          await fault('Redis flushed', () => flushClaimedDb(claimed.redis, token));
           report.redisFlushes++;
           if (lastKill) report.faultAfterLastKill = true;
           log(`chaos: Redis flushed at ${accepted.size} accepted`);
@@ -319,7 +326,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
           outage = true;
           log(`chaos: Postgres down at ${accepted.size} accepted`);
           if (lastKill) report.faultAfterLastKill = true;
-          await proxy.outage(OUTAGE_MS);
+          await fault('Postgres down', () => proxy.outage(OUTAGE_MS));
           report.postgresOutages++;
           log('chaos: Postgres back');
           continue;
@@ -331,12 +338,12 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       // run meets every fault.
       if (!flushed && claimed) {
         if (lastKill) report.faultAfterLastKill = true;
-        await flushClaimedDb(claimed.redis, token);
+        await fault('Redis flushed', () => flushClaimedDb(claimed.redis, token));
         report.redisFlushes++;
       }
       if (!outage) {
         if (lastKill) report.faultAfterLastKill = true;
-        await proxy.outage(OUTAGE_MS);
+        await fault('Postgres down', () => proxy.outage(OUTAGE_MS));
         report.postgresOutages++;
       }
       // The last fault of every run: a SIGKILL of a worker with turns running while the backlog
@@ -396,7 +403,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
       report.recoverySessions += sessions;
       if (slowest) report.recoveryMs = Math.max(report.recoveryMs ?? 0, slowest.ms);
       if (kill === lastKill) report.lastKillRecoveryMs = slowest?.ms ?? null;
-      if (slowest && slowest.ms > RECOVERY_TARGET_MS) report.slowRecoveries.push(await describeSlowRecovery(prisma, kill, slowest, started));
+      if (slowest && slowest.ms > RECOVERY_TARGET_MS) report.slowRecoveries.push(await describeSlowRecovery(prisma, kill, slowest, started, faultWindows));
     }
     report.workerCrashes = crashDetails.length;
     report.crashDetails = crashDetails;
@@ -415,6 +422,13 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
     }
     await dropDatabase(dbName);
   }
+}
+
+/** A fault of the run other than a SIGKILL (a Redis flush, the Postgres outage), from start to end. */
+interface FaultWindow {
+  what: string;
+  from: number;
+  to: number;
 }
 
 /**
@@ -452,6 +466,7 @@ async function describeSlowRecovery(
   kill: { worker: WorkerProcess; at: number },
   { sessionId, ms }: { sessionId: string; ms: number },
   workers: WorkerProcess[],
+  faults: FaultWindow[],
 ): Promise<string> {
   const open = await prisma.message.findMany({
     where: { sessionId, direction: 'inbound', createdAt: { lte: new Date(kill.at) }, OR: [{ answeredAt: null }, { answeredAt: { gt: new Date(kill.at) } }] },
@@ -467,7 +482,15 @@ async function describeSlowRecovery(
     .map(({ w, entry, time }) => `  ${at(time)} worker ${w.pid}${w === kill.worker ? ' (killed)' : ''}: ${String(entry.msg)}${entry.jobId ? ` ${String(entry.jobId)}` : ''}`);
   const messages = open.map((m) => `  ${m.id} accepted ${at(m.createdAt.getTime())}, ${m.status}${m.answeredAt ? ` at ${at(m.answeredAt.getTime())}` : ''}`);
   const wait = Number.isFinite(ms) ? `${(ms / 1000).toFixed(1)} s` : 'never';
-  return [`session ${sessionId}, caught by the kill of worker ${kill.worker.pid}, next turn after ${wait}; its open messages:`, ...messages, 'log lines about it:', ...events].join('\n');
+  // A fault during the wait is part of it (a turn waits in place while the database is away).
+  const during = faults.filter((f) => f.to >= kill.at && f.from <= until).map((f) => `  ${at(f.from)} to ${at(f.to)}: ${f.what}`);
+  return [
+    `session ${sessionId}, caught by the kill of worker ${kill.worker.pid}, next turn after ${wait}; its open messages:`,
+    ...messages,
+    ...(during.length > 0 ? ['other faults meanwhile:', ...during] : []),
+    'log lines about it:',
+    ...events,
+  ].join('\n');
 }
 
 /** Every worker's log lines that `keep` picks, with their times, oldest first. */

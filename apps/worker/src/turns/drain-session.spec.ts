@@ -5,6 +5,7 @@ import { DrainSession } from './drain-session';
 import type { LoadTurnState, PendingMessage, SessionClaim, TurnState } from './load-turn-state';
 import type { RetireAnsweredJobs } from './retire-answered-jobs';
 import type { RunTurn } from './run-turn';
+import { AgentModelHealth } from './agent-model-health';
 import { SessionBackoffError } from './turn-errors';
 
 // The drain retires the jobs of the messages it answers turn by turn, while they most likely wait
@@ -13,7 +14,7 @@ import { SessionBackoffError } from './turn-errors';
 const message = (id: string): PendingMessage => ({ id, text: id, createdAt: new Date(0) });
 const state = { session: { agentId: 'a' }, agent: null } as unknown as TurnState;
 
-function drainOver(queued: string[], claimed: { state?: TurnState; ownSettled?: boolean } = {}) {
+function drainOver(queued: string[], claimed: { state?: TurnState; ownSettled?: boolean } = {}, modelHealth = new AgentModelHealth()) {
   const events: string[] = [];
   const waiting = [...queued];
   const turnState = {
@@ -36,7 +37,7 @@ function drainOver(queued: string[], claimed: { state?: TurnState; ownSettled?: 
       return ids.length;
     }),
   };
-  const drain = new DrainSession({} as PrismaService, runTurn, agents, turnState, retire as unknown as RetireAnsweredJobs);
+  const drain = new DrainSession({} as PrismaService, runTurn, agents, turnState, retire as unknown as RetireAnsweredJobs, modelHealth);
   return { drain, events, retire, runTurn };
 }
 
@@ -76,6 +77,14 @@ describe('DrainSession: a session waiting for its model', () => {
   it('runs the turn for a message accepted after the deferral (the model may be back)', async () => {
     const { drain } = drainOver(['m1', 'm2'], { state: waitingState });
     const result = await drain.execute({ tenantId: 't', sessionId: 's', ownMessageId: 'm2', acceptedAt: now, lease, stopping: () => false });
+    expect(result).toEqual({ turns: 2, ownSettled: true, answered: ['m1', 'm2'] });
+  });
+
+  it("runs the turn once the agent's model answered in this process after the deferral", async () => {
+    const health = new AgentModelHealth();
+    health.answered('a', now);
+    const { drain } = drainOver(['m1', 'm2'], { state: waitingState }, health);
+    const result = await drain.execute({ tenantId: 't', sessionId: 's', ownMessageId: 'm2', acceptedAt: now - 2_000, lease, stopping: () => false });
     expect(result).toEqual({ turns: 2, ownSettled: true, answered: ['m1', 'm2'] });
   });
 

@@ -4,6 +4,7 @@ import { PrismaService } from '@switchboard/db';
 import { AgentCatalog } from '../agents/agent-catalog';
 import { DEFAULT_MERGE_WINDOW_MS, MERGE_MAX_MESSAGES, MERGE_MAX_WAIT_WINDOWS } from '../config/worker-settings';
 import type { Lease } from '../lease/session-lease';
+import { AgentModelHealth } from './agent-model-health';
 import { LoadTurnState, type PendingMessage, type SessionClaim, type TurnState } from './load-turn-state';
 import { backoffWaitMs } from './provider-backoff';
 import { RetireAnsweredJobs } from './retire-answered-jobs';
@@ -57,6 +58,7 @@ export class DrainSession {
     private readonly agents: AgentCatalog,
     private readonly turnState: LoadTurnState,
     private readonly retire: RetireAnsweredJobs,
+    private readonly modelHealth: AgentModelHealth,
   ) {}
 
   /** The session's inbound messages still waiting for an answer, oldest first. */
@@ -83,7 +85,9 @@ export class DrainSession {
     // flushed Redis, a job that failed), leaving the session silent until the sweeper's next pass.
     if (req.ownMessageId && first.ownSettled && first.next === null) return { turns: 0, ownSettled: true, answered: [] };
     // The session waits for its model: the job that was deferred carries it (provider-backoff.ts).
-    const waitMs = first.next === null ? undefined : backoffWaitMs(first.state?.providerBackoff, req.acceptedAt);
+    const agentId = first.state?.session.agentId;
+    const waitMs =
+      first.next === null || !agentId ? undefined : backoffWaitMs(first.state?.providerBackoff, req.acceptedAt, (since) => this.modelHealth.answeredSince(agentId, since));
     if (waitMs !== undefined) {
       if (req.ownMessageId && first.ownSettled) return { turns: 0, ownSettled: true, answered: [] };
       throw new SessionBackoffError(first.state!.providerBackoff!.retryAt, waitMs);

@@ -21,18 +21,21 @@ export const BACKOFF_FOLLOWER_DELAY_MS = { min: 200, jitter: 400 };
 
 /**
  * How long a job waits instead of running the session's turn, or undefined to run it now. It
- * waits while the session waits for its model, unless its message came after the deferral: a
- * customer's new message is a real try (the model may be back), one call of its own. A job
- * without a message (a wake) waits with the messages.
+ * waits while the session waits for its model, unless the model answered another turn of the
+ * agent since the deferral (`modelAnsweredSince`: the outage is over, or it was one process's),
+ * or its message came after the deferral: a customer's new message is a real try, one call of
+ * its own. A job without a message (a wake) waits with the messages.
  */
 export function backoffWaitMs(
   backoff: ProviderBackoff | null | undefined,
   acceptedAt: number | undefined,
+  modelAnsweredSince: (since: number) => boolean,
   now = Date.now(),
   random: () => number = Math.random,
 ): number | undefined {
   if (!backoff || backoff.retryAt <= now) return undefined;
   if (acceptedAt !== undefined && acceptedAt > backoff.deferredAt) return undefined;
+  if (modelAnsweredSince(backoff.deferredAt)) return undefined;
   return backoff.retryAt - now + BACKOFF_FOLLOWER_DELAY_MS.min + Math.floor(random() * BACKOFF_FOLLOWER_DELAY_MS.jitter);
 }
 

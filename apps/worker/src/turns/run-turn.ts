@@ -25,6 +25,7 @@ import {
 import { permanentFailureCode } from './turn-failure';
 import { planFailure, planFromResult, planHandedOff, turnStatus, type TurnBase } from './turn-plan';
 import { WakeScheduler } from '../wakes/wake-scheduler';
+import { AgentModelHealth } from './agent-model-health';
 
 export type { PendingMessage } from './load-turn-state';
 
@@ -63,6 +64,7 @@ export class RunTurn {
     private readonly events: SessionEvents,
     private readonly wakes: WakeScheduler,
     private readonly quotas: TenantQuotas,
+    private readonly modelHealth: AgentModelHealth,
   ) {}
 
   /**
@@ -118,6 +120,9 @@ export class RunTurn {
     try {
       const committed = await this.commit.execute(planned.commit);
       recordCommittedTurn(planned.commit, committed);
+      const status = turnStatus(planned.commit);
+      // The agent's model answered: a session of it waiting out a deferral need not (provider-backoff.ts).
+      if (status.status === 'answered' && planned.commit.usage.llmCalls > 0) this.modelHealth.answered(planned.commit.agentId);
       this.logger.log({
         msg: 'turn committed',
         sessionId,
@@ -134,7 +139,7 @@ export class RunTurn {
       // pending goes first; on Redis one connection keeps both in order, and they leave with
       // what the turn sends next (its lease's release) in one auto-pipelined write.
       relay.flush();
-      this.publishCommitted(sessionId, turnId, committed, turnStatus(planned.commit));
+      this.publishCommitted(sessionId, turnId, committed, status);
       await this.wakes.schedule(tenantId, sessionId, planned.schedule);
       return committed;
     } catch (err) {

@@ -11,6 +11,7 @@ import { DrainSession } from './drain-session';
 import { LoadTurnState } from './load-turn-state';
 import { RecordUnderstandDeferral } from './record-understand-deferral';
 import { RecordProviderBackoff } from './provider-backoff';
+import { AgentModelHealth } from './agent-model-health';
 import { RecordDeadLetter } from './record-dead-letter';
 import { RetireAnsweredJobs } from './retire-answered-jobs';
 import { RunTurn } from './run-turn';
@@ -36,6 +37,7 @@ import { WakesModule } from '../wakes/wakes.module';
     RunTurn,
     RecordUnderstandDeferral,
     RecordProviderBackoff,
+    AgentModelHealth,
     RecordDeadLetter,
     RetireAnsweredJobs,
     DrainSession,
