@@ -13,6 +13,7 @@ import { ToolRegistry } from '../../../apps/worker/src/tools/tool-registry';
 import { ToolsModule } from '../../../apps/worker/src/tools/tools.module';
 import { CommitTurn } from '../../../apps/worker/src/turns/commit-turn';
 import { LoadTurnState } from '../../../apps/worker/src/turns/load-turn-state';
+import { AgentModelHealth } from '../../../apps/worker/src/turns/agent-model-health';
 import { RunTurn } from '../../../apps/worker/src/turns/run-turn';
 import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
 import { WakeScheduler } from '../../../apps/worker/src/wakes/wake-scheduler';
@@ -78,6 +79,7 @@ describe('code tools that throw, hang or flood', () => {
         LoadTurnState,
         SessionEvents,
         RunTurn,
+        AgentModelHealth,
         TenantQuotas,
         { provide: AgentCatalog, useValue: { forAgent: async () => current } },
         { provide: WakeScheduler, useValue: { schedule: async () => undefined } },

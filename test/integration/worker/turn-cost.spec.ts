@@ -11,6 +11,7 @@ import { RedisModule } from '../../../apps/worker/src/redis/redis.module';
 import { CommitTurn } from '../../../apps/worker/src/turns/commit-turn';
 import { DrainSession } from '../../../apps/worker/src/turns/drain-session';
 import { LoadTurnState } from '../../../apps/worker/src/turns/load-turn-state';
+import { AgentModelHealth } from '../../../apps/worker/src/turns/agent-model-health';
 import { RunTurn } from '../../../apps/worker/src/turns/run-turn';
 import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
 import { WakeScheduler } from '../../../apps/worker/src/wakes/wake-scheduler';
@@ -51,6 +52,7 @@ describe('cost at commit', () => {
         LoadTurnState,
         SessionEvents,
         RunTurn,
+        AgentModelHealth,
         TenantQuotas,
         DrainSession,
         retireWithoutQueue(),

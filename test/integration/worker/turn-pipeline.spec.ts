@@ -13,6 +13,7 @@ import { RedisModule } from '../../../apps/worker/src/redis/redis.module';
 import { CommitTurn } from '../../../apps/worker/src/turns/commit-turn';
 import { DrainSession } from '../../../apps/worker/src/turns/drain-session';
 import { LoadTurnState } from '../../../apps/worker/src/turns/load-turn-state';
+import { AgentModelHealth } from '../../../apps/worker/src/turns/agent-model-health';
 import { RunTurn } from '../../../apps/worker/src/turns/run-turn';
 import { SessionLeaseLostError, UnderstandDeferredError } from '../../../apps/worker/src/turns/turn-errors';
 import { SessionEvents } from '../../../apps/worker/src/turns/session-events';
@@ -45,6 +46,7 @@ describe('worker turn pipeline', () => {
         LoadTurnState,
         SessionEvents,
         RunTurn,
+        AgentModelHealth,
         TenantQuotas,
         DrainSession,
         retireWithoutQueue(),
@@ -533,6 +535,7 @@ describe('worker turn pipeline: merge double texting', () => {
         LoadTurnState,
         SessionEvents,
         RunTurn,
+        AgentModelHealth,
         TenantQuotas,
         DrainSession,
         retireWithoutQueue(),
