@@ -9,6 +9,7 @@ import { createTenantFixture, type TenantFixture } from '../../support/fixtures'
 import { claimRedisDb, flushClaimedDb } from '../../support/redis-db';
 import { createMigratedDatabase, dropDatabase, uniqueName } from '../../support/test-database';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
+import { sessionLeaseKey } from '../../../apps/worker/src/lease/session-lease';
 import { TcpProxy } from './tcp-proxy';
 
 // The chaos run of the reliability suite: messages posted by many sessions while workers are
@@ -395,7 +396,7 @@ export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
 
     await countOutcomes(prisma, fx, accepted, report);
     if (report.lost > 0) {
-      report.lostDetails = await describeLost(prisma, accepted, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: queuePrefix, QUEUE_BACKEND: postgresMode ? 'postgres' : 'redis' }, started, (sessionId) => sessionLease(`${queuePrefix}:lease:session:${sessionId}`));
+      report.lostDetails = await describeLost(prisma, accepted, { DATABASE_URL: databaseUrl, REDIS_URL: redisUrl, QUEUE_PREFIX: queuePrefix, QUEUE_BACKEND: postgresMode ? 'postgres' : 'redis' }, started, (sessionId) => sessionLease(sessionLeaseKey(queuePrefix, sessionId)));
       report.lostDetails.push(await describeBusyBackends(prisma, dbName), describeWorkersUp(workers));
     }
     for (const kill of kills) {

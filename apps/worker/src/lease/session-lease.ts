@@ -12,6 +12,11 @@ export interface SessionLeaseOptions {
   ttlMs: number;
 }
 
+/** The lease key of a session under a deployment's prefix (QUEUE_PREFIX). */
+export function sessionLeaseKey(prefix: string, sessionId: string): string {
+  return `${prefix}:lease:session:${sessionId}`;
+}
+
 export class SessionLeases {
   constructor(
     private readonly store: LeaseStore,
@@ -19,7 +24,7 @@ export class SessionLeases {
   ) {}
 
   key(sessionId: string): string {
-    return `${this.opts.prefix}:lease:session:${sessionId}`;
+    return sessionLeaseKey(this.opts.prefix, sessionId);
   }
 
   /** Takes the session's lease, or returns null when another holder has it. Renews itself until released. */

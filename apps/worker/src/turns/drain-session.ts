@@ -85,12 +85,14 @@ export class DrainSession {
     // flushed Redis, a job that failed), leaving the session silent until the sweeper's next pass.
     if (req.ownMessageId && first.ownSettled && first.next === null) return { turns: 0, ownSettled: true, answered: [] };
     // The session waits for its model: the job that was deferred carries it (provider-backoff.ts).
-    const agentId = first.state?.session.agentId;
-    const waitMs =
-      first.next === null || !agentId ? undefined : backoffWaitMs(first.state?.providerBackoff, req.acceptedAt, (since) => this.modelHealth.answeredSince(agentId, since));
-    if (waitMs !== undefined) {
-      if (req.ownMessageId && first.ownSettled) return { turns: 0, ownSettled: true, answered: [] };
-      throw new SessionBackoffError(first.state!.providerBackoff!.retryAt, waitMs);
+    const { state } = first;
+    if (state?.providerBackoff && first.next !== null) {
+      const { agentId } = state.session;
+      const waitMs = backoffWaitMs(state.providerBackoff, req.acceptedAt, (since) => this.modelHealth.answeredSince(agentId, since));
+      if (waitMs !== undefined) {
+        if (req.ownMessageId && first.ownSettled) return { turns: 0, ownSettled: true, answered: [] };
+        throw new SessionBackoffError(state.providerBackoff.retryAt, waitMs);
+      }
     }
     let turns = 0;
     const answered: string[] = [];
