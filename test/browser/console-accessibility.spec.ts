@@ -4,6 +4,7 @@ import type { Locator, Page } from 'playwright-core';
 import { apiUrl, createSession, createTenant, createTurn, createUser } from '../integration/admin/support/admin-fixtures';
 import { openConsole } from './support/console-page';
 import { useConsoleSuite } from './support/console-suite';
+import { waitForQuiet } from './support/quiet';
 
 // Issue 22 §7: axe-core finds no serious or critical violation on any page of the console. The
 // pages are found the way a user finds them: every item of the menu (react-admin lists one per
@@ -35,16 +36,10 @@ async function audit(page: Page, label: string): Promise<Finding[]> {
   return violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ page: label, ...v }));
 }
 
-/**
- * Waits until the route's page has drawn its data: no loading placeholder, then a short quiet.
- * (The app bar's spinner is not waited for: the inbox count and the dashboard poll.)
- */
+/** Waits until the route's page has drawn its data (support/quiet.ts). */
 async function settle(page: Page): Promise<void> {
   await page.locator('#main-content').waitFor();
-  await page
-    .waitForFunction(`!document.querySelector('#main-content .MuiSkeleton-root, #main-content [class*="RaDatagridLoading"], #main-content .RaLoading-root')`, null, { timeout: 10_000 })
-    .catch(() => undefined);
-  await page.waitForTimeout(1_000);
+  await waitForQuiet(page, { quietMs: 300, timeoutMs: 10_000 });
 }
 
 const hashOf = (page: Page) => new URL(page.url()).hash;
@@ -66,11 +61,16 @@ async function walk(page: Page, findings: Finding[], seen: Set<string>): Promise
   for (const item of menu) {
     if (!(await visit(item))) continue;
     const create = await hrefOf(page.locator('#main-content a[href$="/create"]'));
-    // Body rows only: the header row has the same class.
-    const row = page.locator('#main-content tbody.RaDatagrid-tbody tr.RaDatagrid-row').first();
+    // Body rows only (the header row has the same class), and only rows that open something:
+    // clicking one that does not waited out the navigation's timeout for nothing.
+    const row = page.locator('#main-content tbody.RaDatagrid-tbody tr.RaDatagrid-row.RaDatagrid-clickableRow').first();
     if (await row.count()) {
       await row.click();
-      await page.waitForURL((url) => url.hash !== item && !url.hash.startsWith(`${item}?`), { timeout: 5_000 }).catch(() => undefined);
+      // The row opens its record, or expands in place (then the list is the page, audited already).
+      await Promise.race([
+        page.waitForURL((url) => url.hash !== item && !url.hash.startsWith(`${item}?`), { timeout: 5_000 }),
+        page.locator('#main-content .RaDatagrid-expandedPanel').first().waitFor({ timeout: 5_000 }),
+      ]).catch(() => undefined);
       const record = hashOf(page);
       if (record !== item && !record.startsWith(`${item}?`) && !seen.has(record)) {
         seen.add(record);

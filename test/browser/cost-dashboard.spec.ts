@@ -3,6 +3,7 @@ import { recordTurnUsage } from '@switchboard/db';
 import { createTenant, createUser } from '../integration/admin/support/admin-fixtures';
 import { openConsole } from './support/console-page';
 import { useConsoleSuite } from './support/console-suite';
+import { waitForQuiet } from './support/quiet';
 
 // The dashboard's cost in money (issue 25, docs/cost.md) in headless Chromium: cost by agent
 // and by flow step from the roll-up, exact amounts, the 80% budget notices (the tenant's and an
@@ -62,6 +63,41 @@ it("shows cost by agent and by step, the budget notice at 80%, and a step's shar
     // The graph puts the same share on the step's node, and on no other.
     await page.getByTestId('graph-node-step-1').getByTestId('graph-node-cost').getByText("47.1% of the agent's cost").waitFor();
     expect(await page.getByTestId('graph-node-cost').count()).toBe(1);
+  } catch (err) {
+    failed = err;
+    throw err;
+  } finally {
+    await close(failed);
+  }
+});
+
+it("shows a platform admin an agent's budget notice in its editor, and reads no quota while every tenant is shown", async () => {
+  const { db, browser } = suite;
+  const t = await createTenant(db);
+  await db.agent.update({ where: { id: t.agent.id }, data: { name: 'Concierge', monthlyBudgetMicros: 10_000_000n } });
+  await recordTurnUsage(db, {
+    tenantId: t.tenant.id, agentId: t.agent.id, at: new Date(), llmCalls: 10, inputTokens: 1, outputTokens: 1, cachedInputTokens: 0,
+    queueWaitMs: 1, modelMs: 1, toolsMs: 0, commitMs: 1, totalMs: 3, outcomeCodes: [], deferred: false, failed: false,
+  });
+  await db.usageDaily.updateMany({ where: { tenantId: t.tenant.id }, data: { costMicros: 8_500_000n } });
+  const admin = await createUser(db, 'platform_admin', null);
+
+  const { page, close } = await openConsole(browser, admin.email, { failureName: 'cost-dashboard-admin' });
+  const refused: string[] = [];
+  page.on('response', (r) => {
+    if (r.url().includes('/usage/quota') && r.status() >= 400) refused.push(`${r.status()} ${r.url()}`);
+  });
+  let failed: unknown;
+  try {
+    // No tenant picked: the agent's own tenant is the one asked.
+    await page.goto(page.url().replace(/#.*$/, `#/agents/${t.agent.id}`));
+    await page.getByTestId('agent-budget-notice').getByText('Agent “Concierge” has spent 80% of its monthly budget ($8.500000 of $10.000000)').waitFor();
+    // Every tenant's dashboard has no one tenant's budget: it asks for none (it was refused, then retried).
+    await page.goto(page.url().replace(/#.*$/, '#/'));
+    await page.getByTestId('cost-total').waitFor();
+    await waitForQuiet(page);
+    expect(refused).toEqual([]);
+    expect(await page.getByTestId('budget-notice').count()).toBe(0);
   } catch (err) {
     failed = err;
     throw err;

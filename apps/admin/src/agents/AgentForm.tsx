@@ -113,7 +113,7 @@ function TabbedInputs({ tab, setTab, newTest, onTestSaved }: { tab: number; setT
           label="Monthly budget (USD)"
           helperText="This agent's own cap, beside the tenant's; empty: none. Takes effect when saved (no publish needed). At 100% its new turns get the fallback message."
         />
-        {record ? <AgentBudgetNotice agentId={record.id} /> : null}
+        {record ? <AgentBudgetNotice agentId={record.id} tenantId={record.tenantId} /> : null}
       </Panel>
       <Panel active={tab === 1} index={1}>
         <FieldsEditor />

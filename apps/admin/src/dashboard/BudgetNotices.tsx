@@ -1,12 +1,27 @@
 import { Alert, Stack } from '@mui/material';
 import { useQuery } from '@tanstack/react-query';
 import { formatMicros } from '../prices/money';
+import { readUser } from '../api/session-store';
+import { readPickedTenant } from '../api/tenant-pick';
 import { readQuota, type AgentBudget, type QuotaState } from './cost-data';
 
 // The budget notices (docs/cost.md): at 80% of a month's money budget a warning, at 100% the
 // refusal; the tenant's budget and each agent's own, from GET /v1/admin/usage/quota.
 
-const useQuota = () => useQuery({ queryKey: ['usage-quota'], queryFn: readQuota });
+/**
+ * The quota of one tenant: the user's own, or for a platform admin the one named (an agent's) or
+ * picked in the app bar. A platform admin looking at every tenant has none to read: asking
+ * anyway was refused (tenant-required) and retried with the app bar's spinner on for seconds.
+ */
+function useQuota(tenantId?: string) {
+  const platformAdmin = readUser()?.role === 'platform_admin';
+  const target = platformAdmin ? (tenantId ?? readPickedTenant()) : undefined;
+  return useQuery({
+    queryKey: ['usage-quota', target ?? 'own'],
+    queryFn: () => readQuota(target),
+    enabled: !platformAdmin || target !== undefined,
+  });
+}
 
 function TenantNotice({ q }: { q: QuotaState }) {
   if (q.cost.quota === null) return null;
@@ -58,8 +73,8 @@ export function BudgetNotices() {
 }
 
 /** The agent editor's notice for that agent's own budget. */
-export function AgentBudgetNotice({ agentId }: { agentId: string }) {
-  const q = useQuota().data;
+export function AgentBudgetNotice({ agentId, tenantId }: { agentId: string; tenantId: string }) {
+  const q = useQuota(tenantId).data;
   const a = q?.agents?.find((x) => x.agentId === agentId);
   return q && a ? <AgentNotice a={a} resetsAt={q.resetsAt} /> : null;
 }

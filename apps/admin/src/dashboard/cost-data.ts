@@ -46,8 +46,9 @@ export function readCost(by: CostDimension, filter: UsageFilter): Promise<CostBr
   return adminFetch<CostBreakdown>('/usage-cost', { query: { by, ...range(filter) } });
 }
 
-export function readQuota(): Promise<QuotaState> {
-  return adminFetch<QuotaState>('/usage/quota');
+/** This month's usage against the quotas of `tenantId` (a platform admin's), or of the user's tenant or the picked one. */
+export function readQuota(tenantId?: string): Promise<QuotaState> {
+  return adminFetch<QuotaState>('/usage/quota', { query: { tenantId } });
 }
 
 /** The roll-up as CSV, fetched with the console's credentials and handed to the browser as a download. */
