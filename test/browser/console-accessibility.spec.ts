@@ -39,7 +39,7 @@ async function audit(page: Page, label: string): Promise<Finding[]> {
 /** Waits until the route's page has drawn its data (support/quiet.ts). */
 async function settle(page: Page): Promise<void> {
   await page.locator('#main-content').waitFor();
-  await waitForQuiet(page, { quietMs: 300, timeoutMs: 10_000 });
+  await waitForQuiet(page, { quietMs: 300, minMs: 600, timeoutMs: 10_000 });
 }
 
 const hashOf = (page: Page) => new URL(page.url()).hash;

@@ -178,9 +178,9 @@ afterAll(async () => {
 
 const hashPath = (page: Page) => new URL(page.url()).hash.replace(/^#/, '').split('?')[0];
 
-/** Reads the page's width (once it settled, unless the caller just waited for that); a failure line when it is wider than the viewport. */
-async function measure(page: Page, where: string, { settled = false } = {}): Promise<string | undefined> {
-  if (!settled) await settle(page);
+/** Reads the page's width; a failure line when it is wider than the viewport. */
+async function measure(page: Page, where: string): Promise<string | undefined> {
+  await settle(page);
   const reading = await readOverflow(page);
   const fits = reading.scrollWidth <= reading.clientWidth && reading.culprits.length === 0;
   const failure = fits ? undefined : `${where}: ${reading.scrollWidth} px wide in ${reading.clientWidth} px — ${reading.culprits.join('; ') || 'no element found'}`;
@@ -265,7 +265,7 @@ async function walk(email: string, label: string, routes: ConsoleRoute[], widths
           result.failures.push(`${where}: opened ${hashPath(page)} instead of ${address}`);
           continue;
         }
-        const failure = await measure(page, where, { settled: true });
+        const failure = await measure(page, where);
         if (failure) result.failures.push(failure);
         const shot = label === 'owner' && width === 390 && MOBILE_SCREENSHOTS[route.path];
         if (shot) await page.screenshot({ path: join(SCREENSHOTS, shot) });

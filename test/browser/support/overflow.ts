@@ -1,5 +1,4 @@
 import type { Page } from 'playwright-core';
-import { waitForQuiet } from './quiet';
 
 // Measuring a console page for horizontal overflow (docs/console.md's responsive rules).
 
@@ -61,10 +60,17 @@ export function readOverflow(page: Page): Promise<OverflowReading> {
 }
 
 /**
- * Waits until the page has drawn what it loads: nothing in flight, no spinner or skeleton
- * showing, and neither its DOM nor its width changed for 250 ms (a busy machine gets up to
- * `timeoutMs`; the reading is taken regardless).
+ * Waits until the page has drawn what it loads: no spinner or skeleton showing and the same
+ * width twice in a row (a busy machine gets up to `timeoutMs`; the reading is taken regardless).
  */
-export function settle(page: Page, timeoutMs = 20_000): Promise<void> {
-  return waitForQuiet(page, { quietMs: 250, timeoutMs });
+export async function settle(page: Page, timeoutMs = 20_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let previous = -1;
+  while (Date.now() < deadline) {
+    const loading = await page.locator('.MuiCircularProgress-root:visible, .MuiSkeleton-root:visible').count();
+    const width = (await page.evaluate('document.documentElement.scrollWidth')) as number;
+    if (loading === 0 && width === previous) return;
+    previous = loading === 0 ? width : -1;
+    await page.waitForTimeout(250);
+  }
 }
