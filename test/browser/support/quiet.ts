@@ -7,7 +7,7 @@ import type { Page, Request } from 'playwright-core';
 // The accessibility walk's fixed second per page was most of its time (docs/console.md).
 
 /** Spinners and skeletons react-admin and MUI show while a page loads. */
-export const LOADING = '.MuiCircularProgress-root, .MuiSkeleton-root, [class*="RaDatagridLoading"], .RaLoading-root';
+const LOADING = '.MuiCircularProgress-root, .MuiSkeleton-root, [class*="RaDatagridLoading"], .RaLoading-root';
 
 const POLL_MS = 50;
 
@@ -56,12 +56,12 @@ const START = `(() => {
  * Milliseconds since the DOM or the page's width last changed; -1 while a placeholder shows, and
  * null in a document the observer is not in (a full navigation replaced it).
  */
-const quietFor = (loading: string) => `(() => {
+const QUIET_FOR = `(() => {
   const q = window.__sbQuiet;
   if (!q) return null;
   const width = document.documentElement.scrollWidth;
   if (width !== q.width) { q.width = width; q.last = performance.now(); }
-  for (const el of document.querySelectorAll(${JSON.stringify(loading)})) if (el.checkVisibility()) return -1;
+  for (const el of document.querySelectorAll(${JSON.stringify(LOADING)})) if (el.checkVisibility()) return -1;
   return performance.now() - q.last;
 })()`;
 
@@ -76,12 +76,10 @@ export interface QuietOptions {
   minMs?: number;
   /** The longest wait; the caller goes on regardless (a busy machine, a page that polls). */
   timeoutMs?: number;
-  /** Placeholders that mean the page is still loading. */
-  loading?: string;
 }
 
 /** Waits until the page has drawn what it loads (see the top of this file); never throws on a timeout. */
-export async function waitForQuiet(page: Page, { quietMs = 250, minMs = 0, timeoutMs = 20_000, loading = LOADING }: QuietOptions = {}): Promise<void> {
+export async function waitForQuiet(page: Page, { quietMs = 250, minMs = 0, timeoutMs = 20_000 }: QuietOptions = {}): Promise<void> {
   const net = trafficOf(page);
   const earliest = Date.now() + minMs;
   const deadline = Date.now() + timeoutMs;
@@ -89,7 +87,7 @@ export async function waitForQuiet(page: Page, { quietMs = 250, minMs = 0, timeo
   while (Date.now() < deadline) {
     let domQuietMs: number | null = -1;
     try {
-      if (observing) domQuietMs = await page.evaluate<number | null>(quietFor(loading));
+      if (observing) domQuietMs = await page.evaluate<number | null>(QUIET_FOR);
       else await page.evaluate(START);
     } catch {
       // The document went away mid-call (a full navigation): observe the next one.
