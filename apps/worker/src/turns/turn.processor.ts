@@ -135,7 +135,9 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       // taken up after `finally` (the lease release, a round trip) has finished. The DelayedError
       // it rejects with meanwhile had no handler, and Node ended the worker on an unhandled
       // rejection, and every worker after it that picked the job up again (issue #17).
-      return await this.retryLater(job, token, delay);
+      // At the retry time the session's backoff and the `deferred` event announced, not later by
+      // however long recording them took.
+      return await this.retryAt(job, token, retryAt.getTime());
     } finally {
       await lease.release();
     }
@@ -194,9 +196,13 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     return { status: 'woke', turns: drained.turns, committed: committed !== null };
   }
 
-  private async retryLater(job: TurnJob, token: string | undefined, delayMs?: number): Promise<never> {
-    const delay = delayMs ?? leaseBusyDelayMs(Date.now() - job.timestamp);
-    await job.moveToDelayed(Date.now() + delay, token);
+  private retryLater(job: TurnJob, token: string | undefined, delayMs?: number): Promise<never> {
+    return this.retryAt(job, token, Date.now() + (delayMs ?? leaseBusyDelayMs(Date.now() - job.timestamp)));
+  }
+
+  /** Puts the job back, delayed until `at` (epoch ms), and rejects with the DelayedError BullMQ expects. */
+  private async retryAt(job: TurnJob, token: string | undefined, at: number): Promise<never> {
+    await job.moveToDelayed(at, token);
     throw new DelayedError();
   }
 
