@@ -1,7 +1,6 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { InjectQueue } from '@nestjs/bullmq';
-import type { Queue } from 'bullmq';
-import { QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { turnJobId } from '@switchboard/queue';
+import { REMOVAL_QUEUE, type RemovalQueue } from './removal-queue';
 
 /**
  * When to try again to remove a job that was locked (ms after the first try): by then its worker,
@@ -20,7 +19,8 @@ export const REMEMBERED_ANSWERS = 20_000;
  * most likely waits delayed. Best effort: a job some worker holds at that moment is locked; it is
  * tried twice more shortly after. A job that still comes up here ends at once if this process
  * answered its message (remembered, never forgotten wrongly: an answered message stays answered);
- * one held by another process finds its message answered in its claim, as before.
+ * one held by another process finds its message answered in its claim, as before. On Redis the
+ * removals ride the write of the turn's own events (REMOVAL_QUEUE).
  */
 @Injectable()
 export class RetireAnsweredJobs {
@@ -28,7 +28,7 @@ export class RetireAnsweredJobs {
   // Insertion-ordered: the oldest ids are dropped first once the bound is reached.
   private readonly answered = new Set<string>();
 
-  constructor(@InjectQueue(QUEUES.turns) private readonly queue: Queue<TurnJobData>) {}
+  constructor(@Inject(REMOVAL_QUEUE) private readonly queue: RemovalQueue) {}
 
   /** True when a turn of this process answered (or failed) the message: its job has nothing to do. */
   wasAnswered(messageId: string): boolean {

@@ -14,6 +14,7 @@ import { RecordProviderBackoff } from './provider-backoff';
 import { AgentModelHealth } from './agent-model-health';
 import { RecordDeadLetter } from './record-dead-letter';
 import { RetireAnsweredJobs } from './retire-answered-jobs';
+import { removalQueueProviders } from './removal-queue';
 import { RunTurn } from './run-turn';
 import { SessionEvents } from './session-events';
 import { TurnProcessor } from './turn.processor';
@@ -39,6 +40,7 @@ import { WakesModule } from '../wakes/wakes.module';
     RecordProviderBackoff,
     AgentModelHealth,
     RecordDeadLetter,
+    ...removalQueueProviders,
     RetireAnsweredJobs,
     DrainSession,
     TurnProcessor,
