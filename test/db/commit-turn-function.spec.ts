@@ -1,0 +1,93 @@
+import { randomUUID } from 'node:crypto';
+import { LATENCY_BUCKET_COUNT, ModelPrices, usageSlot, type PrismaService } from '@switchboard/db';
+import { CommitTurn, type TurnCommit } from '../../apps/worker/src/turns/commit-turn';
+import { latencyBucketIndex } from '../../libs/db/src/usage/latency-buckets';
+import { createTenantFixture, testPrismaService, type TenantFixture } from '../support/fixtures';
+
+jest.setTimeout(30_000);
+
+// sb_commit_turn end to end, on the parts it computes itself: the turn's latency bucket (the same
+// as latencyBucketIndex), its outcome codes (on the Turn row and counted once per code in the
+// roll-up), and a turn without wakes or cost lines, whose inserts it skips.
+
+let prisma: PrismaService;
+let fx: TenantFixture;
+
+beforeAll(async () => {
+  prisma = testPrismaService();
+  fx = await createTenantFixture(prisma);
+});
+
+const commit = (c: TurnCommit) => new CommitTurn(prisma, new ModelPrices(prisma)).execute(c);
+afterAll(() => prisma.$disconnect());
+
+/** A session with one queued inbound message, as the API stores it. */
+async function queuedMessage(fx: TenantFixture): Promise<{ sessionId: string; messageId: string }> {
+  const session = await prisma.session.create({
+    data: { tenantId: fx.tenant.id, channelId: fx.channel.id, agentId: fx.agent.id, externalKey: `s-${randomUUID()}` },
+  });
+  const message = await prisma.message.create({
+    data: { tenantId: fx.tenant.id, channelId: fx.channel.id, sessionId: session.id, direction: 'inbound', status: 'queued', text: 'hi' },
+  });
+  return { sessionId: session.id, messageId: message.id };
+}
+
+function commitOf(fx: TenantFixture, sessionId: string, messageId: string, elapsedMs: number, outcomeCodes: string[]): TurnCommit {
+  return {
+    turnId: randomUUID(),
+    tenantId: fx.tenant.id,
+    sessionId,
+    channelId: fx.channel.id,
+    agentId: fx.agent.id,
+    agentVersion: 1,
+    provider: { name: 'scripted', model: 'scripted' },
+    answered: [messageId],
+    inboundStatus: 'answered',
+    expectedVersion: 0,
+    state: null,
+    replies: [{ key: 'r1', text: 'hello', kind: 'text' }],
+    usage: { llmCalls: 0, inputTokens: 0, outputTokens: 0, cachedInputTokens: 0, outcomeCodes, outcomes: [], trace: [], modelMs: 0, toolsMs: 0 },
+    queueWaitMs: 1,
+    startedAt: Date.now() - elapsedMs,
+    wakes: [],
+  };
+}
+
+describe('sb_commit_turn', () => {
+  // Totals well inside each bucket: the commit's own milliseconds are added to the turn's.
+  it.each([
+    [40, 0],
+    [180, 1],
+    [3_000, 5],
+    [90_000, LATENCY_BUCKET_COUNT - 1],
+  ])('counts a turn of about %i ms in the latency bucket latencyBucketIndex names (%i)', async (elapsedMs, bucket) => {
+    const { sessionId, messageId } = await queuedMessage(fx);
+    const slot = usageSlot(sessionId);
+    const day = new Date(new Date().toISOString().slice(0, 10));
+    const where = { tenantId_agentId_day_slot: { tenantId: fx.tenant.id, agentId: fx.agent.id, day, slot } };
+    const before = (await prisma.usageDaily.findUnique({ where }))?.latencyBuckets ?? Array<number>(LATENCY_BUCKET_COUNT).fill(0);
+
+    const committed = await commit(commitOf(fx, sessionId, messageId, elapsedMs, ['answered', 'tool-called', 'answered']));
+
+    expect(latencyBucketIndex(committed.totalMs)).toBe(bucket);
+    const after = (await prisma.usageDaily.findUniqueOrThrow({ where })).latencyBuckets;
+    expect(after.map((n, i) => n - (before[i] ?? 0))).toEqual(Array.from({ length: LATENCY_BUCKET_COUNT }, (_, i) => (i === bucket ? 1 : 0)));
+    const turn = await prisma.turn.findUniqueOrThrow({ where: { id: committed.turnId } });
+    expect(turn.outcomeCodes).toEqual(['answered', 'tool-called', 'answered']);
+    expect(turn.totalMs).toBe(committed.totalMs);
+    expect(await prisma.message.findUniqueOrThrow({ where: { id: messageId } })).toMatchObject({ status: 'answered', turnId: committed.turnId });
+    expect(await prisma.wake.count({ where: { sessionId } })).toBe(0);
+    expect(await prisma.usageCostDaily.count({ where: { tenantId: fx.tenant.id } })).toBe(0);
+  });
+
+  it('counts each outcome code once per turn in the roll-up', async () => {
+    const own = await createTenantFixture(prisma);
+    const { sessionId, messageId } = await queuedMessage(own);
+    await commit(commitOf(own, sessionId, messageId, 40, ['answered', 'tool-called', 'answered']));
+    const codes = await prisma.usageOutcomeDaily.findMany({ where: { tenantId: own.tenant.id } });
+    expect(codes.map((c) => [c.code, c.turns]).sort()).toEqual([
+      ['answered', 1],
+      ['tool-called', 1],
+    ]);
+  });
+});
