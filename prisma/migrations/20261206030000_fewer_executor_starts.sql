@@ -150,21 +150,21 @@ BEGIN
   -- The cost lines ({provider, model, part, flowId, stepId, llmCalls, tokens, costMicros,
   -- unpricedCalls}), sorted by the worker so concurrent commits lock shared rows in one order.
   IF jsonb_array_length(COALESCE(p->'costs', '[]'::jsonb)) > 0 THEN
-  INSERT INTO "UsageCostDaily" ("tenantId", "agentId", "day", "slot", "channelId", "provider", "model", "part", "flowId", "stepId",
-    "llmCalls", "inputTokens", "cachedInputTokens", "outputTokens", "costMicros", "unpricedCalls", "updatedAt")
-  SELECT v_tenant, (p->>'agentId')::uuid, v_day, (p->>'usageSlot')::smallint, v_channel, l->>'provider', l->>'model', l->>'part',
-         l->>'flowId', l->>'stepId', (l->>'llmCalls')::bigint, (l->>'inputTokens')::bigint, (l->>'cachedInputTokens')::bigint,
-         (l->>'outputTokens')::bigint, (l->>'costMicros')::bigint, (l->>'unpricedCalls')::bigint, now()
-    FROM jsonb_array_elements(COALESCE(p->'costs', '[]'::jsonb)) WITH ORDINALITY AS c(l, i)
-   ORDER BY i
-  ON CONFLICT ("tenantId", "agentId", "day", "slot", "channelId", "provider", "model", "part", "flowId", "stepId") DO UPDATE SET
-    "llmCalls" = "UsageCostDaily"."llmCalls" + EXCLUDED."llmCalls",
-    "inputTokens" = "UsageCostDaily"."inputTokens" + EXCLUDED."inputTokens",
-    "cachedInputTokens" = "UsageCostDaily"."cachedInputTokens" + EXCLUDED."cachedInputTokens",
-    "outputTokens" = "UsageCostDaily"."outputTokens" + EXCLUDED."outputTokens",
-    "costMicros" = "UsageCostDaily"."costMicros" + EXCLUDED."costMicros",
-    "unpricedCalls" = "UsageCostDaily"."unpricedCalls" + EXCLUDED."unpricedCalls",
-    "updatedAt" = now();
+    INSERT INTO "UsageCostDaily" ("tenantId", "agentId", "day", "slot", "channelId", "provider", "model", "part", "flowId", "stepId",
+      "llmCalls", "inputTokens", "cachedInputTokens", "outputTokens", "costMicros", "unpricedCalls", "updatedAt")
+    SELECT v_tenant, (p->>'agentId')::uuid, v_day, (p->>'usageSlot')::smallint, v_channel, l->>'provider', l->>'model', l->>'part',
+           l->>'flowId', l->>'stepId', (l->>'llmCalls')::bigint, (l->>'inputTokens')::bigint, (l->>'cachedInputTokens')::bigint,
+           (l->>'outputTokens')::bigint, (l->>'costMicros')::bigint, (l->>'unpricedCalls')::bigint, now()
+      FROM jsonb_array_elements(COALESCE(p->'costs', '[]'::jsonb)) WITH ORDINALITY AS c(l, i)
+     ORDER BY i
+    ON CONFLICT ("tenantId", "agentId", "day", "slot", "channelId", "provider", "model", "part", "flowId", "stepId") DO UPDATE SET
+      "llmCalls" = "UsageCostDaily"."llmCalls" + EXCLUDED."llmCalls",
+      "inputTokens" = "UsageCostDaily"."inputTokens" + EXCLUDED."inputTokens",
+      "cachedInputTokens" = "UsageCostDaily"."cachedInputTokens" + EXCLUDED."cachedInputTokens",
+      "outputTokens" = "UsageCostDaily"."outputTokens" + EXCLUDED."outputTokens",
+      "costMicros" = "UsageCostDaily"."costMicros" + EXCLUDED."costMicros",
+      "unpricedCalls" = "UsageCostDaily"."unpricedCalls" + EXCLUDED."unpricedCalls",
+      "updatedAt" = now();
   END IF;
 
   -- The session's next queued inbound message (seq order), so the draining worker goes on to it
