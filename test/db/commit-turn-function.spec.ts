@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { LATENCY_BUCKET_COUNT, ModelPrices, usageSlot, type PrismaService } from '@switchboard/db';
+import { LATENCY_BUCKET_COUNT, latencyBucketIndex, ModelPrices, usageSlot, type PrismaService } from '@switchboard/db';
 import { CommitTurn, type TurnCommit } from '../../apps/worker/src/turns/commit-turn';
-import { latencyBucketIndex } from '../../libs/db/src/usage/latency-buckets';
 import { createTenantFixture, testPrismaService, type TenantFixture } from '../support/fixtures';
 
 jest.setTimeout(30_000);
@@ -17,28 +16,28 @@ beforeAll(async () => {
   prisma = testPrismaService();
   fx = await createTenantFixture(prisma);
 });
-
-const commit = (c: TurnCommit) => new CommitTurn(prisma, new ModelPrices(prisma)).execute(c);
 afterAll(() => prisma.$disconnect());
 
+const commit = (c: TurnCommit) => new CommitTurn(prisma, new ModelPrices(prisma)).execute(c);
+
 /** A session with one queued inbound message, as the API stores it. */
-async function queuedMessage(fx: TenantFixture): Promise<{ sessionId: string; messageId: string }> {
+async function queuedMessage(owner: TenantFixture): Promise<{ sessionId: string; messageId: string }> {
   const session = await prisma.session.create({
-    data: { tenantId: fx.tenant.id, channelId: fx.channel.id, agentId: fx.agent.id, externalKey: `s-${randomUUID()}` },
+    data: { tenantId: owner.tenant.id, channelId: owner.channel.id, agentId: owner.agent.id, externalKey: `s-${randomUUID()}` },
   });
   const message = await prisma.message.create({
-    data: { tenantId: fx.tenant.id, channelId: fx.channel.id, sessionId: session.id, direction: 'inbound', status: 'queued', text: 'hi' },
+    data: { tenantId: owner.tenant.id, channelId: owner.channel.id, sessionId: session.id, direction: 'inbound', status: 'queued', text: 'hi' },
   });
   return { sessionId: session.id, messageId: message.id };
 }
 
-function commitOf(fx: TenantFixture, sessionId: string, messageId: string, elapsedMs: number, outcomeCodes: string[]): TurnCommit {
+function commitOf(owner: TenantFixture, sessionId: string, messageId: string, elapsedMs: number, outcomeCodes: string[]): TurnCommit {
   return {
     turnId: randomUUID(),
-    tenantId: fx.tenant.id,
+    tenantId: owner.tenant.id,
     sessionId,
-    channelId: fx.channel.id,
-    agentId: fx.agent.id,
+    channelId: owner.channel.id,
+    agentId: owner.agent.id,
     agentVersion: 1,
     provider: { name: 'scripted', model: 'scripted' },
     answered: [messageId],
