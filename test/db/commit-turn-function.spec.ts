@@ -1,13 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { LATENCY_BUCKET_COUNT, latencyBucketIndex, ModelPrices, usageSlot, type PrismaService } from '@switchboard/db';
 import { CommitTurn, type TurnCommit } from '../../apps/worker/src/turns/commit-turn';
+import { LoadTurnState } from '../../apps/worker/src/turns/load-turn-state';
 import { createTenantFixture, testPrismaService, type TenantFixture } from '../support/fixtures';
 
 jest.setTimeout(30_000);
 
 // sb_commit_turn end to end, on the parts it computes itself: the turn's latency bucket (the same
 // as latencyBucketIndex), its outcome codes (on the Turn row and counted once per code in the
-// roll-up), and a turn without wakes or cost lines, whose inserts it skips.
+// roll-up), a turn without wakes or cost lines, whose inserts it skips, and the next turn's state
+// it reads when asked (what a claim after the commit reads).
 
 let prisma: PrismaService;
 let fx: TenantFixture;
@@ -18,7 +20,7 @@ beforeAll(async () => {
 });
 afterAll(() => prisma.$disconnect());
 
-const commit = (c: TurnCommit) => new CommitTurn(prisma, new ModelPrices(prisma)).execute(c);
+const commit = (c: TurnCommit, opts?: { loadNext?: boolean }) => new CommitTurn(prisma, new ModelPrices(prisma)).execute(c, opts);
 
 /** A session with one queued inbound message, as the API stores it. */
 async function queuedMessage(owner: TenantFixture): Promise<{ sessionId: string; messageId: string }> {
@@ -88,5 +90,35 @@ describe('sb_commit_turn', () => {
       ['answered', 1],
       ['tool-called', 1],
     ]);
+  });
+
+  it("returns the next turn's state, read after its writes, as a claim after it reads it, when asked and a message waits", async () => {
+    const { sessionId, messageId } = await queuedMessage(fx);
+    const second = await prisma.message.create({
+      data: { tenantId: fx.tenant.id, channelId: fx.channel.id, sessionId, direction: 'inbound', status: 'queued', text: 'and then' },
+    });
+    const first = { ...commitOf(fx, sessionId, messageId, 40, ['answered']), state: { marker: 'after the first turn' } as never };
+
+    const committed = await commit(first, { loadNext: true });
+
+    expect(committed.next).toMatchObject({ id: second.id, text: 'and then' });
+    const claimed = await new LoadTurnState(prisma).claim(fx.tenant.id, sessionId);
+    expect(claimed.next).toEqual(committed.next);
+    expect(committed.nextState).toEqual(claimed.state);
+    // The first turn's writes are in it: the saved state, the bumped version, its messages in the history.
+    expect(committed.nextState?.session).toMatchObject({ state: { marker: 'after the first turn', version: 1 }, version: 1 });
+    expect(committed.nextState?.history).toEqual([
+      { role: 'user', content: 'hi' },
+      { role: 'assistant', content: 'hello' },
+    ]);
+
+    // Not asked for, or nothing left waiting: no state.
+    const plain = await commit({ ...commitOf(fx, sessionId, second.id, 40, ['answered']), expectedVersion: 1, replies: [{ key: 'r2', text: 'ok', kind: 'text' }] }, { loadNext: true });
+    expect(plain).toMatchObject({ next: null, nextState: null });
+    const other = await queuedMessage(fx);
+    await prisma.message.create({ data: { tenantId: fx.tenant.id, channelId: fx.channel.id, sessionId: other.sessionId, direction: 'inbound', status: 'queued', text: 'more' } });
+    const unasked = await commit(commitOf(fx, other.sessionId, other.messageId, 40, ['answered']));
+    expect(unasked.next).not.toBeNull();
+    expect(unasked.nextState).toBeNull();
   });
 });

@@ -1,10 +1,10 @@
 import { HISTORY_LIMIT } from '../../../apps/worker/src/config/worker-settings';
-import { LoadTurnState, turnStateQuery } from '../../../apps/worker/src/turns/load-turn-state';
+import { LoadTurnState, turnStateCall } from '../../../apps/worker/src/turns/load-turn-state';
 import { TurnSessionMissingError } from '../../../apps/worker/src/turns/turn-errors';
 import { testPrisma, testPrismaService } from '../../support/fixtures';
 import { createMigratedDatabase, dropDatabase, uniqueName } from '../../support/test-database';
 import { createSessionRows, queueInbound } from './support/rows';
-import { createPrismaClient, Prisma, type PrismaClient, type PrismaService } from '@switchboard/db';
+import { createPrismaClient, type PrismaClient, type PrismaService } from '@switchboard/db';
 import pg from 'pg';
 
 jest.setTimeout(30_000);
@@ -164,47 +164,70 @@ async function addTurns(
       FROM t CROSS JOIN (VALUES ('inbound'), ('outbound')) AS d(direction)`;
 }
 
-/** Shared buffers (hit or read) the query touches, from its executed plan. */
+/** Shared buffers (hit or read) the claim-and-load touches under a plan made for these values. */
 async function pagesRead(rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<number> {
-  const [row] = await prisma.$queryRaw<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }[]>(
-    Prisma.sql`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${turnStateQuery(rows.tenantId, rows.sessionId, ownMessageId)}`,
-  );
-  const plan = row['QUERY PLAN'][0].Plan;
-  return plan['Shared Hit Blocks'] + plan['Shared Read Blocks'];
+  return withClient(async (client) => (await prepare(client, 'force_custom_plan', rows, ownMessageId))());
 }
 
-/** The same, for the generic plan of the prepared statement (plan_cache_mode = force_generic_plan). */
+/** The same, under the generic plan a worker's connection keeps after a few calls. */
 async function genericPagesRead(rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<number> {
-  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    return await (await prepareGeneric(client, rows, ownMessageId))();
-  } finally {
-    await client.end();
-  }
+  return withClient(async (client) => (await prepareGeneric(client, rows, ownMessageId))());
 }
 
 /**
- * Prepares the claim-and-load on `client` under its generic plan, as a worker's connection keeps
- * it; the function returned executes it and reads the pages it touched, with the plan made here.
+ * Runs the claim-and-load (sb_turn_state, whose query each connection plans once and keeps) on
+ * `client` under its generic plan, made here; the function returned runs it again and reads the
+ * pages it touched, with that plan.
  */
-async function prepareGeneric(client: pg.Client, rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<() => Promise<number>> {
-  const query = turnStateQuery(rows.tenantId, rows.sessionId, ownMessageId);
-  const literals = query.values.map((v) => (typeof v === 'number' ? String(v) : `'${String(v)}'`)).join(', ');
-  await client.query('SET plan_cache_mode = force_generic_plan');
-  await client.query(`PREPARE turn_state AS ${query.text}`);
+function prepareGeneric(client: pg.Client, rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<() => Promise<number>> {
+  return prepare(client, 'force_generic_plan', rows, ownMessageId);
+}
+
+async function prepare(
+  client: pg.Client,
+  mode: 'force_generic_plan' | 'force_custom_plan',
+  rows: { tenantId: string; sessionId: string },
+  ownMessageId?: string,
+): Promise<() => Promise<number>> {
+  const call = turnStateCall(rows.tenantId, rows.sessionId, ownMessageId);
+  await client.query(`SET plan_cache_mode = ${mode}`);
+  // The first call plans the function's query (reading the catalog): not part of the count.
+  await client.query(call.text, call.values);
   return async () => {
-    const { rows: plan } = await client.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) EXECUTE turn_state(${literals})`);
+    const { rows: plan } = await client.query<{ 'QUERY PLAN': [{ Plan: Record<string, number> }] }>({
+      text: `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${call.text}`,
+      values: call.values,
+    });
+    // The function's own queries count in the call's node (Postgres's buffer counters are global).
     const root = plan[0]['QUERY PLAN'][0].Plan;
     return root['Shared Hit Blocks'] + root['Shared Read Blocks'];
   };
 }
 
+/** The plans of the function's query, for a failure's message (auto_explain, sent to the client). */
 async function planText(rows: { tenantId: string; sessionId: string }, ownMessageId?: string): Promise<string> {
-  const lines = await prisma.$queryRaw<{ 'QUERY PLAN': string }[]>(
-    Prisma.sql`EXPLAIN (ANALYZE, BUFFERS) ${turnStateQuery(rows.tenantId, rows.sessionId, ownMessageId)}`,
-  );
-  return lines.map((line) => line['QUERY PLAN']).join('\n');
+  return withClient(async (client) => {
+    const lines: string[] = [];
+    client.on('notice', (notice) => lines.push(notice.message ?? ''));
+    await client.query("LOAD 'auto_explain'");
+    for (const setting of ['log_min_duration = 0', 'log_analyze = on', 'log_buffers = on', 'log_nested_statements = on']) {
+      await client.query(`SET auto_explain.${setting}`);
+    }
+    await client.query('SET client_min_messages = log');
+    const call = turnStateCall(rows.tenantId, rows.sessionId, ownMessageId);
+    await client.query(call.text, call.values);
+    return lines.join('\n');
+  });
+}
+
+async function withClient<T>(use: (client: pg.Client) => Promise<T>): Promise<T> {
+  const client = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    return await use(client);
+  } finally {
+    await client.end();
+  }
 }
 
 function place(rows: { tenantId: string; sessionId: string; channelId: string }) {

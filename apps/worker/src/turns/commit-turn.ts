@@ -4,7 +4,8 @@ import { LATENCY_BUCKET_BOUNDS_MS, ModelPrices, PrismaService, usageSlot } from 
 import pg from 'pg';
 import { turnCost } from './turn-cost';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError } from './turn-errors';
-import type { PendingMessage } from './load-turn-state';
+import { HISTORY_LIMIT } from '../config/worker-settings';
+import { pendingOf, turnStateOf, type PendingMessage, type TurnState, type TurnStateJson } from './load-turn-state';
 import type { TurnUsage } from './turn-record';
 
 export interface OutboundReply {
@@ -53,6 +54,8 @@ export interface CommittedTurn {
   totalMs: number;
   /** The session's next queued inbound message as the commit left it (null: none waits). */
   next: PendingMessage | null;
+  /** The state the next turn starts from, read after this turn's writes; only when asked for and `next` waits. */
+  nextState: TurnState | null;
 }
 
 /**
@@ -63,7 +66,8 @@ export interface CommittedTurn {
  * outbound replies (unique per session and engine key, so a replay inserts nothing twice) with
  * their webhook deliveries (to the channel's webhook as it is at commit), the wakes it scheduled
  * and the one it fired, and last the daily usage and cost roll-ups; it returns the session's next queued
- * inbound message too, so the drain needs no read of its own between turns. The turn is priced here,
+ * inbound message too (and, asked, the state its turn starts from), so the drain needs no read of
+ * its own between turns. The turn is priced here,
  * call by call, at the price in force at commit (turnCost). The function's two checks come back
  * as MessageAlreadyAnsweredError and SessionVersionConflictError.
  */
@@ -74,7 +78,12 @@ export class CommitTurn {
     private readonly prices: ModelPrices,
   ) {}
 
-  async execute(c: TurnCommit): Promise<CommittedTurn> {
+  /**
+   * `loadNext`: the caller goes on to the session's next queued message (a sequential drain), so
+   * the commit reads the state that turn starts from too (LoadTurnState's query, sb_turn_state)
+   * and the next turn needs no claim of its own.
+   */
+  async execute(c: TurnCommit, opts: { loadNext?: boolean } = {}): Promise<CommittedTurn> {
     const now = Date.now();
     // Priced at commit, at the price in force now (docs/cost.md); a turn without calls looks nothing up.
     const hasCalls = c.usage.trace.some((e) => e.type === 'model');
@@ -119,6 +128,7 @@ export class CommitTurn {
       latencyBounds: LATENCY_BUCKET_BOUNDS_MS,
       deferred: c.usage.outcomes.some((o) => o.status === 'deferred'),
       failed: c.inboundStatus === 'failed' || c.usage.outcomes.some((o) => o.status === 'failed'),
+      historyLimit: opts.loadNext ? HISTORY_LIMIT : null,
     };
     let result: CommitFunctionResult;
     try {
@@ -133,8 +143,9 @@ export class CommitTurn {
       if (state === VERSION_CONFLICT) throw new SessionVersionConflictError(c.sessionId, c.expectedVersion);
       throw err;
     }
-    const next = result.next && { id: result.next.id, text: result.next.text, createdAt: new Date(result.next.createdAt) };
-    return { turnId: c.turnId, answered: c.answered, replies: result.replies, version: result.version, commitMs: result.commitMs, totalMs: result.totalMs, next };
+    const { replies, commitMs, totalMs } = result;
+    const nextState = result.nextState ? turnStateOf(result.nextState) : null;
+    return { turnId: c.turnId, answered: c.answered, replies, version: result.version, commitMs, totalMs, next: pendingOf(result.next), nextState };
   }
 }
 
@@ -146,6 +157,8 @@ interface CommitFunctionResult {
   replies: { id: string; text: string; visibleAt?: number }[];
   /** The session's next queued inbound message (migration 20261204180000); createdAt in epoch ms. */
   next: { id: string; text: string; createdAt: number } | null;
+  /** With `historyLimit` in the payload and a next message: sb_turn_state after the commit (migration 20261206060000). */
+  nextState?: TurnStateJson | null;
 }
 
 // The SQLSTATEs sb_commit_turn raises for its two checks.

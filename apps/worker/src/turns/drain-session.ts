@@ -43,10 +43,11 @@ const SEQUENTIAL: DoubleTextingConfig = { policy: 'sequential' };
  * that arrive meanwhile are picked up by the same loop; their own jobs are removed as each turn
  * commits (RetireAnsweredJobs), or, held by a worker meanwhile, find them answered.
  *
- * Sequential turns cost two Postgres round trips each (docs/hot-path.md): the claim-and-load
+ * A drain's first turn costs two Postgres round trips (docs/hot-path.md): the claim-and-load
  * (LoadTurnState.claim: the own message's status, the next queued message, the session, its
  * agent's version stamp, the history) and the commit, which returns the next queued message, so
- * the drain ends after the last turn without looking again.
+ * the drain ends after the last turn without looking again. Each sequential turn after it costs
+ * one: the commit before it read its state too.
  */
 @Injectable()
 export class DrainSession {
@@ -118,7 +119,9 @@ export class DrainSession {
         batch = claim.next ? [claim.next] : [];
       }
       if (batch.length === 0) break;
-      const committed = await this.runTurn.execute(req.tenantId, req.sessionId, { kind: 'messages', messages: batch }, req.lease, claim?.state);
+      const sequential = policy.policy !== 'merge';
+      const trigger = { kind: 'messages' as const, messages: batch };
+      const committed = await this.runTurn.execute(req.tenantId, req.sessionId, trigger, req.lease, { state: claim?.state, loadNext: sequential });
       turns++;
       if (committed) {
         answered.push(...committed.answered);
@@ -126,7 +129,8 @@ export class DrainSession {
         void this.retire.execute(committed.answered.filter((id) => id !== req.ownMessageId));
       }
       if (req.ownMessageId && committed?.answered.includes(req.ownMessageId)) ownSettled = true;
-      claim = undefined;
+      // The commit read the next turn's state after its writes: that turn claims nothing itself.
+      claim = committed?.nextState ? { ownSettled: false, next: committed.next, state: committed.nextState } : undefined;
       // The commit saw what is queued after it; a turn dropped uncommitted (answered elsewhere) did not.
       more = committed === null || committed.next !== null;
     }

@@ -69,26 +69,27 @@ export class RunTurn {
 
   /**
    * `lease`: the session lease the caller holds; a turn whose lease lapsed never commits.
-   * `state`: the session's state when the caller read it already (the drain's claim-and-load); a
-   * replay after a version conflict reads it afresh.
+   * `opts.state`: the session's state when the caller read it already (the drain's claim-and-load,
+   * or the previous turn's commit); a replay after a version conflict reads it afresh.
+   * `opts.loadNext`: the caller goes on to the next queued message; the commit reads its state.
    */
   async execute(
     tenantId: string,
     sessionId: string,
     trigger: TurnTrigger,
     lease?: { readonly isHeld: boolean },
-    state?: TurnState,
+    opts: { state?: TurnState; loadNext?: boolean } = {},
   ): Promise<CommittedTurn | null> {
     const firstStart = Date.now();
     const what = describe(trigger);
     for (let replay = 0; replay <= MAX_CONFLICT_REPLAYS; replay++) {
       const startedAt = Date.now();
-      const loaded = replay === 0 && state ? state : await this.turnState.execute(tenantId, sessionId);
+      const loaded = replay === 0 && opts.state ? opts.state : await this.turnState.execute(tenantId, sessionId);
       const turnId = randomUUID();
       this.logger.log({ msg: 'turn started', sessionId, ...what, turnId, replay, at: startedAt });
       const relay = new DeltaRelay((delta) => void this.events.publish(sessionId, { type: 'delta', turnId, delta }));
       try {
-        const committed = await this.attempt(loaded, trigger, turnId, startedAt, firstStart, relay, lease);
+        const committed = await this.attempt(loaded, trigger, turnId, startedAt, firstStart, relay, lease, opts.loadNext);
         if (committed !== 'replay') return committed;
       } finally {
         // A turn that did not commit still sends the text it streamed (a no-op after a commit).
@@ -107,6 +108,7 @@ export class RunTurn {
     firstStart: number,
     relay: DeltaRelay,
     lease?: { readonly isHeld: boolean },
+    loadNext = false,
   ): Promise<CommittedTurn | null | 'replay'> {
     const { tenantId, id: sessionId } = loaded.session;
     const what = describe(trigger);
@@ -118,7 +120,7 @@ export class RunTurn {
     }
     if (lease && !lease.isHeld) throw new SessionLeaseLostError(sessionId);
     try {
-      const committed = await this.commit.execute(planned.commit);
+      const committed = await this.commit.execute(planned.commit, { loadNext });
       recordCommittedTurn(planned.commit, committed);
       const status = turnStatus(planned.commit);
       // The agent's model answered: a session of it waiting out a deferral need not (provider-backoff.ts).
