@@ -4,7 +4,9 @@
 -- queued message, and the next turn then read the session, its agent's stamp and the history in a
 -- round trip of its own. The turn's state is now read by one function, sb_turn_state, which the
 -- worker calls for a drain's first turn and sb_commit_turn calls after its writes when asked
--- (`historyLimit` in its payload), returning it as `nextState`.
+-- (`historyLimit` in its payload), returning it as `nextState`. The commit now reads the next
+-- message and that state before its usage roll-ups, not after: the roll-ups' rows are shared by
+-- the agent's concurrent turns and stay locked until COMMIT, so they stay last.
 
 -- The state a turn starts from, as JSON (null: no such session of the tenant): the session row,
 -- its tenant's suspension and monthly limits, its agent's version stamp, its wait for a model that
@@ -171,6 +173,23 @@ BEGIN
   v_total_ms := (p->>'elapsedMs')::int + v_commit_ms;
   UPDATE "Turn" SET "commitMs" = v_commit_ms, "totalMs" = v_total_ms WHERE "id" = v_turn;
 
+  -- The session's next queued inbound message (seq order), so the draining worker goes on to it
+  -- without a read of its own, and ends after the last one without looking again. Read (with the
+  -- next turn's state) before the roll-ups, whose shared rows stay locked until COMMIT.
+  SELECT jsonb_build_object('id', m."id", 'text', m."text", 'createdAt', round(extract(epoch FROM m."createdAt") * 1000)::bigint)
+    INTO v_next
+    FROM "Message" m
+   WHERE m."sessionId" = v_session AND m."tenantId" = v_tenant AND m."direction" = 'inbound' AND m."status" = 'queued'
+   ORDER BY m."seq"
+   LIMIT 1;
+
+  -- The state the next turn starts from, when the worker goes on to it (a sequential drain): read
+  -- here, after this turn's writes, it is what a claim after the commit would read, without the
+  -- round trip of its own. After commitMs: the next turn's read is not this commit's time.
+  IF v_next IS NOT NULL AND (p->>'historyLimit') IS NOT NULL THEN
+    v_next_state := sb_turn_state(v_tenant, v_session, NULL, (p->>'historyLimit')::int);
+  END IF;
+
   -- The latency bucket: the first bound at or above totalMs (libs/db latency-buckets.ts). The
   -- bounds are ascending integers, so the bounds below totalMs are those at or below totalMs - 1.
   v_buckets := array_fill(0, ARRAY[cardinality(v_bounds) + 1]);
@@ -201,22 +220,6 @@ BEGIN
       "costMicros" = "UsageCostDaily"."costMicros" + EXCLUDED."costMicros",
       "unpricedCalls" = "UsageCostDaily"."unpricedCalls" + EXCLUDED."unpricedCalls",
       "updatedAt" = now();
-  END IF;
-
-  -- The session's next queued inbound message (seq order), so the draining worker goes on to it
-  -- without a read of its own, and ends after the last one without looking again.
-  SELECT jsonb_build_object('id', m."id", 'text', m."text", 'createdAt', round(extract(epoch FROM m."createdAt") * 1000)::bigint)
-    INTO v_next
-    FROM "Message" m
-   WHERE m."sessionId" = v_session AND m."tenantId" = v_tenant AND m."direction" = 'inbound' AND m."status" = 'queued'
-   ORDER BY m."seq"
-   LIMIT 1;
-
-  -- The state the next turn starts from, when the worker goes on to it (a sequential drain): read
-  -- here, after this turn's writes, it is what a claim after the commit would read, without the
-  -- round trip of its own.
-  IF v_next IS NOT NULL AND (p->>'historyLimit') IS NOT NULL THEN
-    v_next_state := sb_turn_state(v_tenant, v_session, NULL, (p->>'historyLimit')::int);
   END IF;
 
   RETURN jsonb_build_object('version', v_version, 'commitMs', v_commit_ms, 'totalMs', v_total_ms, 'replies', v_replies, 'next', v_next,
