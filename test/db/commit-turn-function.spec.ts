@@ -3,6 +3,7 @@ import { LATENCY_BUCKET_COUNT, latencyBucketIndex, ModelPrices, usageSlot, type 
 import { CommitTurn, type TurnCommit } from '../../apps/worker/src/turns/commit-turn';
 import { LoadTurnState } from '../../apps/worker/src/turns/load-turn-state';
 import { createTenantFixture, testPrismaService, type TenantFixture } from '../support/fixtures';
+import { queueInbound, type SessionRows } from '../integration/worker/support/rows';
 
 jest.setTimeout(30_000);
 
@@ -27,10 +28,12 @@ async function queuedMessage(owner: TenantFixture): Promise<{ sessionId: string;
   const session = await prisma.session.create({
     data: { tenantId: owner.tenant.id, channelId: owner.channel.id, agentId: owner.agent.id, externalKey: `s-${randomUUID()}` },
   });
-  const message = await prisma.message.create({
-    data: { tenantId: owner.tenant.id, channelId: owner.channel.id, sessionId: session.id, direction: 'inbound', status: 'queued', text: 'hi' },
-  });
-  return { sessionId: session.id, messageId: message.id };
+  const [messageId] = await queueInbound(prisma, rowsOf(owner, session.id), ['hi']);
+  return { sessionId: session.id, messageId };
+}
+
+function rowsOf(owner: TenantFixture, sessionId: string): SessionRows {
+  return { tenantId: owner.tenant.id, agentId: owner.agent.id, channelId: owner.channel.id, sessionId };
 }
 
 function commitOf(owner: TenantFixture, sessionId: string, messageId: string, elapsedMs: number, outcomeCodes: string[]): TurnCommit {
@@ -94,14 +97,12 @@ describe('sb_commit_turn', () => {
 
   it("returns the next turn's state, read after its writes, as a claim after it reads it, when asked and a message waits", async () => {
     const { sessionId, messageId } = await queuedMessage(fx);
-    const second = await prisma.message.create({
-      data: { tenantId: fx.tenant.id, channelId: fx.channel.id, sessionId, direction: 'inbound', status: 'queued', text: 'and then' },
-    });
+    const [second] = await queueInbound(prisma, rowsOf(fx, sessionId), ['and then']);
     const first = { ...commitOf(fx, sessionId, messageId, 40, ['answered']), state: { marker: 'after the first turn' } as never };
 
     const committed = await commit(first, { loadNext: true });
 
-    expect(committed.next).toMatchObject({ id: second.id, text: 'and then' });
+    expect(committed.next).toMatchObject({ id: second, text: 'and then' });
     const claimed = await new LoadTurnState(prisma).claim(fx.tenant.id, sessionId);
     expect(claimed.next).toEqual(committed.next);
     expect(committed.nextState).toEqual(claimed.state);
@@ -113,10 +114,10 @@ describe('sb_commit_turn', () => {
     ]);
 
     // Not asked for, or nothing left waiting: no state.
-    const plain = await commit({ ...commitOf(fx, sessionId, second.id, 40, ['answered']), expectedVersion: 1, replies: [{ key: 'r2', text: 'ok', kind: 'text' }] }, { loadNext: true });
+    const plain = await commit({ ...commitOf(fx, sessionId, second, 40, ['answered']), expectedVersion: 1, replies: [{ key: 'r2', text: 'ok', kind: 'text' }] }, { loadNext: true });
     expect(plain).toMatchObject({ next: null, nextState: null });
     const other = await queuedMessage(fx);
-    await prisma.message.create({ data: { tenantId: fx.tenant.id, channelId: fx.channel.id, sessionId: other.sessionId, direction: 'inbound', status: 'queued', text: 'more' } });
+    await queueInbound(prisma, rowsOf(fx, other.sessionId), ['more']);
     const unasked = await commit(commitOf(fx, other.sessionId, other.messageId, 40, ['answered']));
     expect(unasked.next).not.toBeNull();
     expect(unasked.nextState).toBeNull();

@@ -5,7 +5,7 @@ import pg from 'pg';
 import { turnCost } from './turn-cost';
 import { MessageAlreadyAnsweredError, SessionVersionConflictError } from './turn-errors';
 import { HISTORY_LIMIT } from '../config/worker-settings';
-import { pendingOf, turnStateOf, type PendingMessage, type TurnState, type TurnStateJson } from './load-turn-state';
+import { pendingOf, turnStateOf, type PendingMessage, type PendingMessageJson, type TurnState, type TurnStateJson } from './load-turn-state';
 import type { TurnUsage } from './turn-record';
 
 export interface OutboundReply {
@@ -155,8 +155,8 @@ interface CommitFunctionResult {
   commitMs: number;
   totalMs: number;
   replies: { id: string; text: string; visibleAt?: number }[];
-  /** The session's next queued inbound message (migration 20261204180000); createdAt in epoch ms. */
-  next: { id: string; text: string; createdAt: number } | null;
+  /** The session's next queued inbound message (migration 20261204180000). */
+  next: PendingMessageJson | null;
   /** With `historyLimit` in the payload and a next message: sb_turn_state after the commit (migration 20261206060000). */
   nextState?: TurnStateJson | null;
 }

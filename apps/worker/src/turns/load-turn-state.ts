@@ -52,6 +52,13 @@ export interface SessionClaim {
   state?: TurnState;
 }
 
+/** A queued message as sb_turn_state and sb_commit_turn return it: createdAt in epoch milliseconds. */
+export interface PendingMessageJson {
+  id: string;
+  text: string;
+  createdAt: number;
+}
+
 /** What sb_turn_state returns (migration 20261206060000): times in epoch milliseconds. */
 export interface TurnStateJson extends TurnSessionRow {
   history: HistoryItem[];
@@ -63,7 +70,7 @@ export interface TurnStateJson extends TurnSessionRow {
   agentUpdatedAt: number | null;
   agentArchivedAt: number | null;
   ownStatus: string | null;
-  next: { id: string; text: string; createdAt: number } | null;
+  next: PendingMessageJson | null;
   providerBackoff: ProviderBackoff | null;
 }
 
@@ -110,7 +117,7 @@ export class LoadTurnState {
 }
 
 /** The session's next queued message as sb_turn_state and sb_commit_turn return it. */
-export function pendingOf(next: { id: string; text: string; createdAt: number } | null): PendingMessage | null {
+export function pendingOf(next: PendingMessageJson | null): PendingMessage | null {
   return next && { id: next.id, text: next.text, createdAt: new Date(next.createdAt) };
 }
 
