@@ -1,6 +1,7 @@
 import { Module, type DynamicModule } from '@nestjs/common';
 import { BullModule } from '@nestjs/bullmq';
 import { LoggerModule } from 'nestjs-pino';
+import { logDestination } from '@switchboard/config';
 import { DbModule } from '@switchboard/db';
 import { bullConnection } from '@switchboard/queue';
 import { backendModule } from './backend/backend.module';
@@ -27,15 +28,18 @@ export class WorkerModule {
       imports: [
         WorkerEnvModule.forRoot(env),
         LoggerModule.forRoot({
-          pinoHttp: {
-            level: env.LOG_LEVEL,
-            base: { service: 'worker', pid: process.pid },
-            // Never log secrets, even when an error object carries them.
-            redact: {
-              paths: ['*.apiKey', '*.password', '*.authorization', '*.credentials', '*.headers.authorization', 'config.provider.credentials'],
-              censor: '[redacted]',
+          pinoHttp: [
+            {
+              level: env.LOG_LEVEL,
+              base: { service: 'worker', pid: process.pid },
+              // Never log secrets, even when an error object carries them.
+              redact: {
+                paths: ['*.apiKey', '*.password', '*.authorization', '*.credentials', '*.headers.authorization', 'config.provider.credentials'],
+                censor: '[redacted]',
+              },
             },
-          },
+            logDestination(),
+          ],
         }),
         DbModule.forRoot({ url: env.DATABASE_URL, poolMax: env.DATABASE_POOL_MAX }),
         // Redis, or Postgres in Postgres mode (QUEUE_BACKEND): the queue, leases, locks and events.

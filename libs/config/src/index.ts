@@ -3,3 +3,4 @@ export * from './load-env';
 export * from './metrics-token';
 export * from './trust-proxy';
 export * from './redis-url';
+export * from './log-destination';
