@@ -75,6 +75,22 @@ describe('ingest rate limits', () => {
     expect((await post(await newKey(other.channel))).status).toBe(202);
   });
 
+  it('counts a concurrent burst exactly: the first requests up to the limit pass, each with its own RateLimit-Remaining', async () => {
+    // The API counts concurrent requests of one key together (one store call per batch):
+    // the burst must split at the limit as one-by-one requests do.
+    const { channel } = await createTenant(db);
+    const [key, other] = [await newKey(channel), await newKey(channel)];
+    const answers = await Promise.all(Array.from({ length: 10 }, () => post(key)));
+    const passed = answers.filter((r) => r.status === 202);
+    expect(passed).toHaveLength(KEY_LIMIT);
+    expect(answers.filter((r) => r.status === 429)).toHaveLength(10 - KEY_LIMIT);
+    expect(passed.map((r) => r.headers.get('ratelimit-remaining')).sort()).toEqual(['0', '1', '2']);
+    expect(await db.message.count({ where: { channelId: channel.id } })).toBe(KEY_LIMIT);
+    // What the key's window refused was given back to the tenant's: its other key still has the rest.
+    for (let i = KEY_LIMIT; i < TENANT_LIMIT; i++) expect((await post(other)).status).toBe(202);
+    expect((await post(other)).status).toBe(429);
+  });
+
   it('does not count a request with a bad key', async () => {
     const res = await post('sb_live_not_a_real_key_0000000000000');
     expect(res.status).toBe(401);

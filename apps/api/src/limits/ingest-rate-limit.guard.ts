@@ -1,19 +1,14 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
 import type { Env } from '@switchboard/config';
 import type { FastifyReply } from 'fastify';
-import { RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { ChannelAuthRequest } from '../channel-auth/channel-auth.context';
 import { ENV } from '../config/env.module';
 import { RATE_LIMITERS, type RateLimiters } from '../redis/rate-limiters';
+import { BatchedWindow, type Window } from './batched-window';
 import { RateLimitedError } from './rate-limited.error';
 
 const WINDOW_SECONDS = 60;
-
-interface Window {
-  limit: number;
-  remaining: number;
-  resetSeconds: number;
-}
 
 /**
  * Per API key and per tenant message limits on ingest, counted in Redis (a Postgres table in
@@ -24,18 +19,17 @@ interface Window {
  */
 @Injectable()
 export class IngestRateLimitGuard implements CanActivate {
-  private readonly perKey: RateLimiterAbstract;
-  private readonly perTenant: RateLimiterAbstract;
-  private readonly keyLimit: number;
-  private readonly tenantLimit: number;
+  private readonly perKey: BatchedWindow;
+  private readonly perTenant: BatchedWindow;
+  /** The tenant's window itself, to give back what the key's window refused. */
+  private readonly tenantLimiter: RateLimiterAbstract;
 
   constructor(@Inject(RATE_LIMITERS) limiters: RateLimiters, @Inject(ENV) env: Env) {
-    this.keyLimit = env.RATE_LIMIT_KEY_PER_MINUTE;
-    this.tenantLimit = env.RATE_LIMIT_TENANT_PER_MINUTE;
     const limiter = (name: string, points: number) =>
       limiters.create({ keyPrefix: `${env.QUEUE_PREFIX}:ingest-rate:${name}`, points, durationSeconds: WINDOW_SECONDS });
-    this.perKey = limiter('key', this.keyLimit);
-    this.perTenant = limiter('tenant', this.tenantLimit);
+    this.tenantLimiter = limiter('tenant', env.RATE_LIMIT_TENANT_PER_MINUTE);
+    this.perKey = new BatchedWindow(limiter('key', env.RATE_LIMIT_KEY_PER_MINUTE), env.RATE_LIMIT_KEY_PER_MINUTE);
+    this.perTenant = new BatchedWindow(this.tenantLimiter, env.RATE_LIMIT_TENANT_PER_MINUTE);
   }
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
@@ -45,15 +39,13 @@ export class IngestRateLimitGuard implements CanActivate {
     if (!auth) return true;
     const reply = http.getResponse<FastifyReply>();
 
-    // Both counts at once: the Redis client's auto-pipelining sends the two scripts in one
-    // write and gets both answers in one read. A request the key's window refuses is given back
-    // to the tenant's window, so a flooding key does not use up its tenant's other keys' share.
-    const [key, tenant] = await Promise.all([
-      this.consume(this.perKey, auth.apiKeyId, this.keyLimit),
-      this.consume(this.perTenant, auth.tenantId, this.tenantLimit),
-    ]);
+    // Both counts at once, each with the concurrent requests of the same key or tenant (one
+    // script per window and batch; auto-pipelining sends both in one write). A request the key's
+    // window refuses is given back to the tenant's window, so a flooding key does not use up its
+    // tenant's other keys' share.
+    const [key, tenant] = await Promise.all([this.perKey.count(auth.apiKeyId), this.perTenant.count(auth.tenantId)]);
     if (key.refused) {
-      await this.perTenant.reward(auth.tenantId).catch(() => undefined);
+      await this.tenantLimiter.reward(auth.tenantId).catch(() => undefined);
       return this.refuse(reply, 'api-key', key.window);
     }
     if (tenant.refused) return this.refuse(reply, 'tenant', tenant.window);
@@ -61,25 +53,10 @@ export class IngestRateLimitGuard implements CanActivate {
     return true;
   }
 
-  private async consume(limiter: RateLimiterAbstract, id: string, limit: number): Promise<{ refused: boolean; window: Window }> {
-    try {
-      const res = await limiter.consume(id);
-      return { refused: false, window: toWindow(res, limit) };
-    } catch (err) {
-      // consume() rejects with the limiter's state when the limit is passed; anything else is a bug.
-      if (err instanceof RateLimiterRes) return { refused: true, window: toWindow(err, limit) };
-      throw err;
-    }
-  }
-
   private refuse(reply: FastifyReply, scope: 'api-key' | 'tenant', window: Window): never {
     setHeaders(reply, window);
     throw new RateLimitedError(scope, window.limit, Math.max(1, window.resetSeconds));
   }
-}
-
-function toWindow(res: RateLimiterRes, limit: number): Window {
-  return { limit, remaining: Math.max(0, res.remainingPoints), resetSeconds: Math.ceil(res.msBeforeNext / 1000) };
 }
 
 function setHeaders(reply: FastifyReply, w: Window): void {
