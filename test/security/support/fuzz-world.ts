@@ -34,8 +34,11 @@ const PUBLIC_BODIES: Record<string, Record<string, unknown>> = {
 /** Writes that change nothing whatever they are sent: validating a draft, logging out without a refresh cookie. */
 const MAY_ACCEPT = new Set(['POST /v1/admin/agents/:id/validate', 'POST /v1/admin/auth/logout']);
 
-/** Writes whose body is optional: sent with none, they act (a restore makes the version the draft). */
-const NO_BODY_IS_VALID = new Set(['POST /v1/admin/agents/:id/versions/:version/restore']);
+/**
+ * Writes whose body is optional: sent with none, they act (a restore makes the version the
+ * draft; a rotate-secret keeps the old secret for the default grace, its schema's `prefault`).
+ */
+const NO_BODY_IS_VALID = new Set(['POST /v1/admin/agents/:id/versions/:version/restore', 'POST /v1/admin/channels/:id/rotate-secret']);
 
 /** Real param values for a declared admin route, read from the catalog's URL for world `w`. */
 function catalogParams(route: DeclaredRoute, w: AdminWorld): { params: Record<string, string>; query?: string; body?: Record<string, unknown> } {
