@@ -162,9 +162,11 @@ function describeRoute(route: RouteContract, generated: Operation, zod: ZodSchem
   if (parameters.length) operation.parameters = parameters;
 
   const body = route.body ? zod.convert(route.body, `${name}Body`) : undefined;
-  if (body) {
+  if (route.body && body) {
     const media = nestBody?.content?.['application/json'] ?? {};
-    operation.requestBody = { required: true, content: { 'application/json': { ...media, schema: body } } };
+    // Optional when the route's schema takes no body at all (a restore, a rotate-secret's default grace).
+    const required = !route.body.safeParse(undefined).success;
+    operation.requestBody = { required, content: { 'application/json': { ...media, schema: body } } };
   } else if (nestBody?.content) {
     operation.requestBody = nestBody;
   }
