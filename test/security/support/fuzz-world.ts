@@ -5,6 +5,7 @@ import { createUser, openDb, PASSWORD } from '../../integration/admin/support/ad
 import { createAdminWorld, tenantSnapshot, type AdminWorld } from '../../integration/admin/support/admin-world';
 import { createWidgetChannel } from '../../support/widget';
 import { ROUTES } from '../../integration/admin/support/route-catalog';
+import { routeContracts, takesNoBody } from '../../../apps/api/src/docs/route-contracts';
 import type { FuzzTarget, RouteReport } from './fuzz';
 import { declaredRoutes, loginInProcess, startInProcessApi, type DeclaredRoute, type InProcessApi } from './in-process-api';
 
@@ -35,10 +36,13 @@ const PUBLIC_BODIES: Record<string, Record<string, unknown>> = {
 const MAY_ACCEPT = new Set(['POST /v1/admin/agents/:id/validate', 'POST /v1/admin/auth/logout']);
 
 /**
- * Writes whose body is optional: sent with none, they act (a restore makes the version the
- * draft; a rotate-secret keeps the old secret for the default grace, its schema's `prefault`).
+ * Writes whose body is optional (a restore makes the version the draft; a rotate-secret keeps the
+ * old secret for the default grace), read from the schemas the routes validate with, as the
+ * OpenAPI document's `requestBody.required` is: sent with none, they act.
  */
-const NO_BODY_IS_VALID = new Set(['POST /v1/admin/agents/:id/versions/:version/restore', 'POST /v1/admin/channels/:id/rotate-secret']);
+function writesTakingNoBody(api: InProcessApi): Set<string> {
+  return new Set(routeContracts(api.app).filter((c) => c.body && takesNoBody(c)).map((c) => `${c.method.toUpperCase()} ${c.path.replace(/\{(\w+)\}/g, ':$1')}`));
+}
 
 /** Real param values for a declared admin route, read from the catalog's URL for world `w`. */
 function catalogParams(route: DeclaredRoute, w: AdminWorld): { params: Record<string, string>; query?: string; body?: Record<string, unknown> } {
@@ -74,6 +78,7 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
   // Logout ends the bearer token's session: the auth routes get a token of their own.
   const throwawayToken = await loginInProcess(api, (await createUser(db, 'viewer', a.tenant)).email, PASSWORD);
 
+  const noBody = writesTakingNoBody(api);
   const targets = declaredRoutes(api.app).map((route): FuzzTarget => {
     if (route.path.startsWith('/v1/admin')) {
       const mine = catalogParams(route, a);
@@ -87,7 +92,7 @@ export async function createFuzzWorld(): Promise<FuzzWorld> {
         validQuery: mine.query,
         validBody: route.path === '/v1/admin/auth/login' ? { email: owner.email, password: PASSWORD } : mine.body,
         mayAccept: MAY_ACCEPT.has(`${route.method} ${route.path}`),
-        noBodyIsValid: NO_BODY_IS_VALID.has(`${route.method} ${route.path}`),
+        noBodyIsValid: noBody.has(`${route.method} ${route.path}`),
       };
     }
     if (route.path.startsWith('/v1/widget/')) {

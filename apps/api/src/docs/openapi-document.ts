@@ -3,7 +3,7 @@ import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swag
 import { webhooksOpenApi } from '@switchboard/webhooks';
 import { TENANT_HEADER } from '../admin/auth/acting-tenant';
 import { ERROR_BODY_SCHEMA, ERROR_RESPONSES, standardErrorStatuses } from './error-responses';
-import { routeContracts, type RouteAuth, type RouteContract } from './route-contracts';
+import { routeContracts, takesNoBody, type RouteAuth, type RouteContract } from './route-contracts';
 import { ZodSchemaConverter, type JsonSchema } from './zod-schema';
 
 type Operation = Record<string, unknown> & {
@@ -162,11 +162,9 @@ function describeRoute(route: RouteContract, generated: Operation, zod: ZodSchem
   if (parameters.length) operation.parameters = parameters;
 
   const body = route.body ? zod.convert(route.body, `${name}Body`) : undefined;
-  if (route.body && body) {
+  if (body) {
     const media = nestBody?.content?.['application/json'] ?? {};
-    // Optional when the route's schema takes no body at all (a restore, a rotate-secret's default grace).
-    const required = !route.body.safeParse(undefined).success;
-    operation.requestBody = { required, content: { 'application/json': { ...media, schema: body } } };
+    operation.requestBody = { required: !takesNoBody(route), content: { 'application/json': { ...media, schema: body } } };
   } else if (nestBody?.content) {
     operation.requestBody = nestBody;
   }

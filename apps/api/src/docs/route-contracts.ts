@@ -54,6 +54,11 @@ const AUTH_BY_GUARD: Record<string, RouteAuth> = {
   VisitorGuard: 'visitor-token',
 };
 
+/** True when the route acts on a request with no body at all: its body schema accepts none (a default, optional). */
+export function takesNoBody(route: Pick<RouteContract, 'body'>): boolean {
+  return route.body?.safeParse(undefined).success ?? true;
+}
+
 /** Every controller route of the app, with what it validates. */
 export function routeContracts(app: INestApplication): RouteContract[] {
   const routes: RouteContract[] = [];
