@@ -1,4 +1,5 @@
 import { formatReport, runChaos, type ChaosReport } from './support/chaos-run';
+import { holdPostgresModeSlot } from '../support/postgres-mode-slot';
 
 // The reliability suite's chaos run at the size `npm test` can afford: workers SIGKILLed and
 // restarted, Redis flushed once, Postgres away once, the model failing 30% of its calls and its
@@ -46,18 +47,22 @@ it('loses nothing and duplicates nothing under faults (bounded size, Redis mode)
   expect(report.redisFlushes).toBe(1);
 });
 
-it('loses nothing and duplicates nothing under faults (small size, Postgres mode)', async () => {
-  const report = await runChaos({
-    backend: 'postgres',
-    sessions: 16,
-    messagesPerSession: 6,
-    workers: 2,
-    loadMs: 20_000,
-    seed: Number(process.env.CHAOS_SEED ?? 20261203),
-    settleTimeoutMs: 240_000,
-  });
-  process.stdout.write(`\nchaos report (small size, Postgres mode)\n${formatReport(report)}\n`);
+describe('Postgres mode', () => {
+  holdPostgresModeSlot({ QUEUE_BACKEND: 'postgres' });
 
-  expectSound(report, 16 * 6);
-  expect(report.redisFlushes).toBe(0);
+  it('loses nothing and duplicates nothing under faults (small size, Postgres mode)', async () => {
+    const report = await runChaos({
+      backend: 'postgres',
+      sessions: 16,
+      messagesPerSession: 6,
+      workers: 2,
+      loadMs: 20_000,
+      seed: Number(process.env.CHAOS_SEED ?? 20261203),
+      settleTimeoutMs: 240_000,
+    });
+    process.stdout.write(`\nchaos report (small size, Postgres mode)\n${formatReport(report)}\n`);
+
+    expectSound(report, 16 * 6);
+    expect(report.redisFlushes).toBe(0);
+  });
 });

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { fstatSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { assertPostgresModeSlot, isPostgresMode } from './postgres-mode-slot';
 
 // The integration suite talks HTTP to ONE real API process per jest run, started from source
 // with swc so no build is needed. Its log goes to a file the tests (and people) can read.
@@ -36,6 +37,7 @@ export interface ApiProcess {
  * new ports, up to three times.
  */
 export function startApi(env: NodeJS.ProcessEnv, name: string, probe: 'ready' | 'live' = 'ready'): Promise<ApiProcess> {
+  if (isPostgresMode(env)) assertPostgresModeSlot('an API');
   return retryWhilePortTaken(() => startApiOnce(env, name, probe));
 }
 

@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { appendFileSync, mkdirSync } from 'node:fs';
 import path from 'node:path';
+import { assertPostgresModeSlot, isPostgresMode } from './postgres-mode-slot';
 
 // Runs the real worker (apps/worker/src/main.ts) as a child process for integration tests, with
 // the test run's DATABASE_URL, REDIS_URL and QUEUE_PREFIX. Resolves once it logs "worker ready".
@@ -23,31 +24,30 @@ export interface WorkerProcess {
 }
 
 export function startWorker(env: Record<string, string> = {}): Promise<WorkerProcess> {
-  const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      NODE_ENV: 'test',
-      LOG_LEVEL: process.env.WORKER_LOG_LEVEL ?? 'info',
-      DATABASE_URL: requireEnv('DATABASE_URL'),
-      REDIS_URL: requireEnv('REDIS_URL'),
-      QUEUE_PREFIX: requireEnv('QUEUE_PREFIX'),
-      // The test database is shared by every suite: a sweeper here would answer other tests'
-      // deliberately queued messages. Tests that want one pass their own interval.
-      SWEEPER_INTERVAL_MS: '3600000',
-      // Same for webhook deliveries: tests that deliver run their own dispatcher.
-      DELIVERY_POLL_MS: '3600000',
-      // Several workers run at once: no fixed metrics port. Tests that scrape pass a free one.
-      WORKER_METRICS_PORT: '0',
-      // Many workers and APIs run at once against one Postgres (100 connections): small pools.
-      DATABASE_POOL_MAX: '5',
-      // Postgres mode: each of a worker's BullMQ objects keeps a pool of its own (~24 connections
-      // at 4 each); two such suites side by side ran out of Postgres's 100.
-      QUEUE_PG_POOL_MAX: '2',
-      ...env,
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const childEnv: NodeJS.ProcessEnv = {
+    ...process.env,
+    NODE_ENV: 'test',
+    LOG_LEVEL: process.env.WORKER_LOG_LEVEL ?? 'info',
+    DATABASE_URL: requireEnv('DATABASE_URL'),
+    REDIS_URL: requireEnv('REDIS_URL'),
+    QUEUE_PREFIX: requireEnv('QUEUE_PREFIX'),
+    // The test database is shared by every suite: a sweeper here would answer other tests'
+    // deliberately queued messages. Tests that want one pass their own interval.
+    SWEEPER_INTERVAL_MS: '3600000',
+    // Same for webhook deliveries: tests that deliver run their own dispatcher.
+    DELIVERY_POLL_MS: '3600000',
+    // Several workers run at once: no fixed metrics port. Tests that scrape pass a free one.
+    WORKER_METRICS_PORT: '0',
+    // Many workers and APIs run at once against one Postgres (100 connections): small pools.
+    DATABASE_POOL_MAX: '5',
+    // Postgres mode: each of a worker's BullMQ objects keeps a pool of its own (~24 connections
+    // at 4 each). Even at 2, two such suites side by side ran out of Postgres's 100: such suites
+    // also hold the Postgres-mode slot (postgres-mode-slot.ts), one at a time.
+    QUEUE_PG_POOL_MAX: '2',
+    ...env,
+  };
+  if (isPostgresMode(childEnv)) assertPostgresModeSlot('a worker');
+  const child: ChildProcess = spawn(process.execPath, ['-r', '@swc-node/register', 'apps/worker/src/main.ts'], { cwd: ROOT, env: childEnv, stdio: ['ignore', 'pipe', 'pipe'] });
 
   const logs: Record<string, unknown>[] = [];
   let stderr = '';

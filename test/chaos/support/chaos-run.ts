@@ -5,6 +5,7 @@ import type { AgentConfig } from '@switchboard/agent-config';
 import { createBullQueue, LEASES_TABLE, QUEUES, turnJobId, type TurnJobData } from '@switchboard/queue';
 import { createPrismaClient, type PrismaClient } from '@switchboard/db';
 import { startApi, stopApi, type ApiProcess } from '../../support/api-process';
+import { acquirePostgresModeSlot, releasePostgresModeSlot } from '../../support/postgres-mode-slot';
 import { createTenantFixture, type TenantFixture } from '../../support/fixtures';
 import { claimRedisDb, flushClaimedDb } from '../../support/redis-db';
 import { createMigratedDatabase, dropDatabase, uniqueName } from '../../support/test-database';
@@ -146,6 +147,17 @@ async function supervise(env: Record<string, string>): Promise<WorkerProcess> {
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runChaos(opts: ChaosOptions): Promise<ChaosReport> {
+  if (opts.backend !== 'postgres') return runUnderFaults(opts);
+  // One run of Postgres-mode apps at a time on the server (postgres-mode-slot.ts).
+  await acquirePostgresModeSlot();
+  try {
+    return await runUnderFaults(opts);
+  } finally {
+    await releasePostgresModeSlot();
+  }
+}
+
+async function runUnderFaults(opts: ChaosOptions): Promise<ChaosReport> {
   const log = opts.log ?? (() => undefined);
   const postgresMode = opts.backend === 'postgres';
   // The fault schedule's own draws (the model has its own, seeded in its script).

@@ -5,6 +5,7 @@ import { freePort, startApi, stopApi, type ApiProcess } from '../../support/api-
 import { createTenantFixture, testPrisma, uniqueSuffix } from '../../support/fixtures';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
 import { call, eventually, startPrivateApi, type PrivateApi } from '../worker/support/private-api';
+import { holdPostgresModeSlot } from '../../support/postgres-mode-slot';
 
 // Prometheus metrics: the API's queue depth gauges (read from Redis at scrape time, bounded by a
 // timeout) and the worker's own endpoint with turn, model call and token counters. A private API
@@ -121,6 +122,7 @@ describe('the API scrape with a Redis that does not answer', () => {
 });
 
 describe('queue depth in Postgres mode', () => {
+  holdPostgresModeSlot({ QUEUE_BACKEND: 'postgres' });
   let api: ApiProcess | undefined;
   let prisma: PrismaClient;
 

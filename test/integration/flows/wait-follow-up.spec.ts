@@ -1,6 +1,7 @@
 import { call, eventually } from '../worker/support/private-api';
 import { FOLLOW_UP } from './support/flow-agent';
 import { outboundTexts, outcomeCodes, replyArrives, startFlowWorld, type FlowWorld } from './support/flow-world';
+import { holdPostgresModeSlot } from '../../support/postgres-mode-slot';
 
 // Acceptance of issue #8's platform side: a flow that waits "2s" for a reply. With no reply the
 // engine's wake becomes a delayed job (keyed by the wake key, stored as a Wake row in the turn's
@@ -14,6 +15,7 @@ describe.each([
   ['redis', {}],
   ['postgres', { REDIS_URL: '' }],
 ] as const)('a flow waiting 2 s for a reply (real worker process, %s)', (_backend, backendEnv) => {
+  holdPostgresModeSlot(backendEnv);
   let world: FlowWorld;
 
   beforeAll(async () => {

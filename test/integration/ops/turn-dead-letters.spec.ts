@@ -5,6 +5,7 @@ import { createTenantFixture, type TenantFixture } from '../../support/fixtures'
 import { eventually } from '../worker/support/private-api';
 import { listPath, request, startOpsStack, tokenFor, type OpsStack } from './support/ops-stack';
 import { fixTurnFault, queuedMessage, refuseTurnsOf, sweepJobId } from './support/turn-fault';
+import { holdPostgresModeSlot } from '../../support/postgres-mode-slot';
 
 // Turn dead letters end to end with a real worker: a turn job that fails every attempt is listed
 // for its tenant only, its customer gets the agent's fallback message once (not silence), an
@@ -30,6 +31,7 @@ describe.each([
   ['redis', {}],
   ['postgres', { REDIS_URL: '' }],
 ] as const)('turn dead letters on %s: listed per tenant, redriven, answered once', (backend, backendEnv) => {
+  holdPostgresModeSlot(backendEnv);
   let stack: OpsStack;
   let queue: Queue<TurnJobData>;
   let fx: TenantFixture;

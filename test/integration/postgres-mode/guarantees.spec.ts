@@ -3,6 +3,7 @@ import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } fro
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
 import { burstAcrossTwoWorkers, crashMidTurn, slowConcierge, type ScenarioContext } from '../worker/support/guarantee-scenarios';
 import { call, startPrivateApi, type PrivateApi } from '../worker/support/private-api';
+import { holdPostgresModeSlot } from '../../support/postgres-mode-slot';
 
 // The worker pipeline's guarantees in Postgres mode: the API and the workers run with REDIS_URL
 // unset, so the queue is BullMQ's Postgres backend, `?wait` listens with LISTEN/NOTIFY, and
@@ -14,6 +15,7 @@ const POSTGRES_MODE = { REDIS_URL: '' };
 jest.setTimeout(180_000);
 
 describe('Postgres mode (REDIS_URL unset)', () => {
+  holdPostgresModeSlot(POSTGRES_MODE);
   let prisma: PrismaClient;
 
   beforeAll(() => {

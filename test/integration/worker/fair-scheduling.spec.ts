@@ -4,6 +4,7 @@ import type { PrismaClient } from '@switchboard/db';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
 import { call, eventually, startPrivateApi, type PrivateApi } from './support/private-api';
+import { holdPostgresModeSlot } from '../../support/postgres-mode-slot';
 
 // Fair scheduling across tenants (issue #24, docs/fairness.md), checked by order rather than by
 // time: a backlog is queued while no worker runs, then ONE worker taking one job at a time works
@@ -28,6 +29,7 @@ const modes: [string, Record<string, string>][] = [
 ];
 
 describe.each(modes)('fair scheduling across tenants (%s)', (_mode, backendEnv) => {
+  holdPostgresModeSlot(backendEnv);
   let api: PrivateApi;
   let prisma: PrismaClient;
   let worker: WorkerProcess | undefined;

@@ -5,6 +5,7 @@ import { createBullQueue, QUEUES, type TurnJobData } from '@switchboard/queue';
 import { createTenantFixture, testPrisma, uniqueSuffix, type TenantFixture } from '../../support/fixtures';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
 import { call, eventually, startPrivateApi, type PrivateApi } from './support/private-api';
+import { holdPostgresModeSlot } from '../../support/postgres-mode-slot';
 
 // A model outage never takes a worker down (issue #17, item 0). The Concierge has a flow, so
 // every turn starts with an understand call; when that call fails for now the job is put back
@@ -46,6 +47,7 @@ describe.each([
   ['Redis', {} as Record<string, string>],
   ['Postgres', { REDIS_URL: '' }],
 ])('model outage, %s queue mode', (_mode, backendEnv) => {
+  holdPostgresModeSlot(backendEnv);
   let api: PrivateApi;
   let prisma: PrismaClient;
   const workers: WorkerProcess[] = [];

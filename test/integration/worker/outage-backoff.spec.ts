@@ -4,6 +4,7 @@ import type { PrismaClient } from '@switchboard/db';
 import { createTenantFixture, testPrisma, uniqueSuffix } from '../../support/fixtures';
 import { startWorker, type WorkerProcess } from '../../support/worker-process';
 import { call, eventually, startPrivateApi, type PrivateApi } from './support/private-api';
+import { holdPostgresModeSlot } from '../../support/postgres-mode-slot';
 
 // A session whose model is down waits as one (docs/reliability.md, "A down model, one call per
 // step"). Four messages wait in one session while the understand call fails for 3 s: the session
@@ -25,6 +26,7 @@ describe.each([
   ['Redis', {} as Record<string, string>],
   ['Postgres', { REDIS_URL: '' }],
 ])('a model outage with several messages waiting, %s queue mode', (_mode, backendEnv) => {
+  holdPostgresModeSlot(backendEnv);
   let api: PrivateApi;
   let prisma: PrismaClient;
   let worker: WorkerProcess | undefined;
