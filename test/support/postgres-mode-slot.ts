@@ -19,7 +19,15 @@ const SLOT_LOCK_KEY = 7_310_442_001;
 /** How long a suite waits for the slot: the longest Postgres-mode suite (chaos) and then some. */
 export const SLOT_WAIT_MS = 10 * 60_000;
 
-let holder: Promise<Client> | undefined;
+/** The connection that holds (or waits for) the lock, and when it holds it. */
+interface Slot {
+  client: Client;
+  locked: Promise<void>;
+  /** Fails `locked` at once: node-postgres never settles a connect its own end() cut short. */
+  abandon(): void;
+}
+
+let slot: Slot | undefined;
 let held = false;
 /** Nested holds (a suite, and the chaos run it calls) share the one lock. */
 let holds = 0;
@@ -32,38 +40,52 @@ export function isPostgresMode(env: Record<string, string | undefined>): boolean
 /** Waits (up to SLOT_WAIT_MS) until no other suite runs Postgres-mode apps, then holds the slot. */
 export async function acquirePostgresModeSlot(): Promise<void> {
   holds++;
-  holder ??= lock();
+  const current = (slot ??= open());
   try {
-    await holder;
-    held = true;
+    await current.locked;
   } catch (err) {
-    holds--;
-    holder = undefined;
+    // Every hold waiting on this connection failed with it (unless it was let go meanwhile).
+    if (slot === current) {
+      slot = undefined;
+      holds = 0;
+    }
     throw err;
   }
+  // Let go while it waited (an afterAll after its beforeAll timed out): not held.
+  if (slot === current) held = true;
 }
 
+/** Lets go with the last hold, at once: closing the connection releases the lock or stops the wait. */
 export async function releasePostgresModeSlot(): Promise<void> {
   if (holds === 0 || --holds > 0) return;
-  const client = holder;
-  holder = undefined;
+  const current = slot;
+  slot = undefined;
   held = false;
-  // Closing the connection releases the lock.
-  await client?.then((c) => c.end()).catch(() => undefined);
+  current?.abandon();
+  await current?.client.end().catch(() => undefined);
 }
 
-async function lock(): Promise<Client> {
+function open(): Slot {
   const client = new Client({ connectionString: ADMIN_DATABASE_URL, application_name: 'switchboard-test-postgres-mode-slot' });
   client.on('error', () => undefined); // the server went away: so did the lock
-  try {
-    await client.connect();
-    await client.query(`SET lock_timeout = ${SLOT_WAIT_MS}`);
-    await client.query('SELECT pg_advisory_lock($1)', [SLOT_LOCK_KEY]);
-    return client;
-  } catch (err) {
-    await client.end().catch(() => undefined);
-    throw new Error(`could not take the Postgres-mode slot (another suite held it for ${SLOT_WAIT_MS / 60_000} min?): ${(err as Error).message}`);
-  }
+  const taking = (async () => {
+    try {
+      await client.connect();
+      await client.query(`SET lock_timeout = ${SLOT_WAIT_MS}`);
+      await client.query('SELECT pg_advisory_lock($1)', [SLOT_LOCK_KEY]);
+    } catch (err) {
+      await client.end().catch(() => undefined);
+      throw new Error(`could not take the Postgres-mode slot (another suite held it for ${SLOT_WAIT_MS / 60_000} min?): ${(err as Error).message}`);
+    }
+  })();
+  let abandon!: () => void;
+  const abandoned = new Promise<never>((_, reject) => {
+    abandon = () => reject(new Error('could not take the Postgres-mode slot: let go while waiting for it'));
+  });
+  // Whichever loses the race settles unwatched (or never).
+  taking.catch(() => undefined);
+  abandoned.catch(() => undefined);
+  return { client, locked: Promise.race([taking, abandoned]), abandon };
 }
 
 /**

@@ -61,6 +61,26 @@ describe('the Postgres-mode slot', () => {
     SLOT_WAIT_MS + 10_000,
   );
 
+  it(
+    'let go while still waiting (an afterAll after its beforeAll timed out), it stops waiting and is never held',
+    async () => {
+      await acquirePostgresModeSlot();
+      const other = otherWorkersSlot();
+      const waiting = other.acquirePostgresModeSlot();
+      // Let go at once, not after the wait: its connection closes, and the wait fails.
+      await other.releasePostgresModeSlot();
+      await expect(waiting).rejects.toThrow(/could not take the Postgres-mode slot/);
+      expect(() => other.assertPostgresModeSlot('an API')).toThrow();
+      expect(() => assertPostgresModeSlot('a worker')).not.toThrow();
+      await releasePostgresModeSlot();
+      // The closed connection's wait does not keep the lock from this process either.
+      await acquirePostgresModeSlot();
+      expect(() => assertPostgresModeSlot('a worker')).not.toThrow();
+      await releasePostgresModeSlot();
+    },
+    SLOT_WAIT_MS + 10_000,
+  );
+
   it('is shared by nested holds in one process, and let go with the last', async () => {
     await acquirePostgresModeSlot();
     await acquirePostgresModeSlot();
