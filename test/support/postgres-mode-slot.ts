@@ -1,3 +1,5 @@
+// A relative path: jest's globalSetup loads this file too, without the workspace's path aliases.
+import { backendWhenUnset } from '../../libs/config/src/load-env';
 import { Client } from 'pg';
 import { ADMIN_DATABASE_URL } from './test-database';
 
@@ -32,9 +34,9 @@ let held = false;
 /** Nested holds (a suite, and the chaos run it calls) share the one lock. */
 let holds = 0;
 
-/** Postgres mode as the apps decide it (loadEnv): QUEUE_BACKEND=postgres, or no REDIS_URL. */
+/** Postgres mode as the apps decide it (loadEnv): QUEUE_BACKEND=postgres, or unset (or empty) without REDIS_URL. */
 export function isPostgresMode(env: Record<string, string | undefined>): boolean {
-  return env.QUEUE_BACKEND === 'postgres' || (env.QUEUE_BACKEND === undefined && !env.REDIS_URL);
+  return (env.QUEUE_BACKEND || backendWhenUnset(env)) === 'postgres';
 }
 
 /** Waits (up to SLOT_WAIT_MS) until no other suite runs Postgres-mode apps, then holds the slot. */

@@ -1,4 +1,4 @@
-import { envSchema, productionSecretIssues, type Env } from './env.schema';
+import { envSchema, productionSecretIssues, type Env, type QueueBackend } from './env.schema';
 
 export class EnvValidationError extends Error {
   readonly code = 'invalid-env';
@@ -25,5 +25,13 @@ export function loadEnv(source: NodeJS.ProcessEnv = process.env): Env {
   const unsafe = productionSecretIssues(parsed.data);
   if (unsafe.length > 0) throw new EnvValidationError(unsafe);
   // Chosen once here: REDIS_URL has a default, so "unset" is read from the source itself.
-  return { ...parsed.data, QUEUE_BACKEND: parsed.data.QUEUE_BACKEND ?? (cleaned.REDIS_URL ? 'redis' : 'postgres') };
+  return { ...parsed.data, QUEUE_BACKEND: parsed.data.QUEUE_BACKEND ?? backendWhenUnset(cleaned) };
+}
+
+/**
+ * The backend of an environment without QUEUE_BACKEND: redis when REDIS_URL is set (not empty),
+ * else postgres. Read from the raw environment, before REDIS_URL's default fills it in.
+ */
+export function backendWhenUnset(source: { REDIS_URL?: string }): QueueBackend {
+  return source.REDIS_URL ? 'redis' : 'postgres';
 }

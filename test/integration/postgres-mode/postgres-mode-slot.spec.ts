@@ -28,6 +28,8 @@ describe('the Postgres-mode slot', () => {
     expect(isPostgresMode({})).toBe(true);
     expect(isPostgresMode({ REDIS_URL: 'redis://127.0.0.1:6379' })).toBe(false);
     expect(isPostgresMode({ QUEUE_BACKEND: 'redis', REDIS_URL: '' })).toBe(false);
+    // Empty is unset, as loadEnv reads it.
+    expect(isPostgresMode({ QUEUE_BACKEND: '', REDIS_URL: '' })).toBe(true);
   });
 
   it('refuses to start Postgres-mode apps without it', () => {
