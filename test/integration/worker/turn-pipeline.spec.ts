@@ -9,6 +9,7 @@ import { loadWorkerEnv } from '../../../apps/worker/src/config/worker-env';
 import { WorkerEnvModule } from '../../../apps/worker/src/config/worker-env.module';
 import { RedisLeaseStore } from '../../../apps/worker/src/lease/redis-lease-store';
 import { SessionLeases } from '../../../apps/worker/src/lease/session-lease';
+import { sessionLeasesProvider } from '../../../apps/worker/src/lease/session-leases.provider';
 import { RedisModule } from '../../../apps/worker/src/redis/redis.module';
 import { CommitTurn } from '../../../apps/worker/src/turns/commit-turn';
 import { DrainSession } from '../../../apps/worker/src/turns/drain-session';
@@ -49,6 +50,7 @@ describe('worker turn pipeline', () => {
         AgentModelHealth,
         TenantQuotas,
         DrainSession,
+        sessionLeasesProvider,
         retireWithoutQueue(),
         { provide: AgentCatalog, useValue: { forAgent: async () => current } },
         { provide: WakeScheduler, useValue: wakes },
@@ -538,6 +540,7 @@ describe('worker turn pipeline: merge double texting', () => {
         AgentModelHealth,
         TenantQuotas,
         DrainSession,
+        sessionLeasesProvider,
         retireWithoutQueue(),
         { provide: WakeScheduler, useValue: { schedule: async () => undefined } },
         {

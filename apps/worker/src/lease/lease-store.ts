@@ -5,6 +5,11 @@
  * is never touched.
  */
 export interface LeaseStore {
+  /**
+   * True when the leases are rows of the app's own database (Postgres mode): a statement there can
+   * take one beside its reads (sb_lease_and_turn_state), saving the take's round trip.
+   */
+  readonly sharesAppDatabase: boolean;
   /** Takes `key` for `ttlMs` unless a live holder has it; true when it is now ours. */
   take(key: string, token: string, ttlMs: number): Promise<boolean>;
   /** Extends our lease to `ttlMs` from now; false when it expired or another holder has it. */

@@ -7,8 +7,11 @@ import type { LeaseStore } from './lease-store';
  * just as an expired Redis key is gone.
  */
 export class PostgresLeaseStore implements LeaseStore {
+  readonly sharesAppDatabase = true;
+
   constructor(private readonly db: SqlRunner) {}
 
+  // sb_lease_and_turn_state (migration 20261206150000) takes a session's lease with this same statement.
   async take(key: string, token: string, ttlMs: number): Promise<boolean> {
     const res = await this.db.query(
       `INSERT INTO ${LEASES_TABLE} AS l (key, token, expires_at)

@@ -7,6 +7,8 @@ const RELEASE = `if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call
 
 /** Leases as Redis keys: SET NX PX to take, expiry by Redis itself. */
 export class RedisLeaseStore implements LeaseStore {
+  readonly sharesAppDatabase = false;
+
   constructor(private readonly redis: RedisClient) {}
 
   async take(key: string, token: string, ttlMs: number): Promise<boolean> {

@@ -29,11 +29,31 @@ export class SessionLeases {
 
   /** Takes the session's lease, or returns null when another holder has it. Renews itself until released. */
   async acquire(sessionId: string): Promise<Lease | null> {
-    const token = randomBytes(16).toString('hex');
-    const key = this.key(sessionId);
-    if (!(await this.store.take(key, token, this.opts.ttlMs))) return null;
-    return new Lease(this.store, key, token, this.opts.ttlMs);
+    const ticket = this.ticket(sessionId);
+    if (!(await this.store.take(ticket.key, ticket.token, ticket.ttlMs))) return null;
+    return this.taken(ticket);
   }
+
+  /** True when a statement in the app's database can take a lease itself (Postgres mode). */
+  get takeableInAppDatabase(): boolean {
+    return this.store.sharesAppDatabase;
+  }
+
+  /** What a statement needs to take the session's lease itself: its key, a fresh token, the TTL. */
+  ticket(sessionId: string): LeaseTicket {
+    return { key: this.key(sessionId), token: randomBytes(16).toString('hex'), ttlMs: this.opts.ttlMs };
+  }
+
+  /** The lease a statement took with `ticket`: renews itself from now until released. */
+  taken(ticket: LeaseTicket): Lease {
+    return new Lease(this.store, ticket.key, ticket.token, ticket.ttlMs);
+  }
+}
+
+export interface LeaseTicket {
+  key: string;
+  token: string;
+  ttlMs: number;
 }
 
 export class Lease {

@@ -1,6 +1,6 @@
 import type { PrismaService } from '@switchboard/db';
 import type { AgentCatalog } from '../agents/agent-catalog';
-import type { Lease } from '../lease/session-lease';
+import type { Lease, SessionLeases } from '../lease/session-lease';
 import { DrainSession } from './drain-session';
 import type { LoadTurnState, PendingMessage, SessionClaim, TurnState } from './load-turn-state';
 import type { RetireAnsweredJobs } from './retire-answered-jobs';
@@ -37,7 +37,7 @@ function drainOver(queued: string[], claimed: { state?: TurnState; ownSettled?: 
       return ids.length;
     }),
   };
-  const drain = new DrainSession({} as PrismaService, runTurn, agents, turnState, retire as unknown as RetireAnsweredJobs, modelHealth);
+  const drain = new DrainSession({} as PrismaService, {} as SessionLeases, runTurn, agents, turnState, retire as unknown as RetireAnsweredJobs, modelHealth);
   return { drain, events, retire, runTurn };
 }
 

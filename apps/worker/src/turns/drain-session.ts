@@ -3,7 +3,7 @@ import type { DoubleTextingConfig } from '@switchboard/agent-config';
 import { PrismaService } from '@switchboard/db';
 import { AgentCatalog } from '../agents/agent-catalog';
 import { DEFAULT_MERGE_WINDOW_MS, MERGE_MAX_MESSAGES, MERGE_MAX_WAIT_WINDOWS } from '../config/worker-settings';
-import type { Lease } from '../lease/session-lease';
+import { SessionLeases, type Lease } from '../lease/session-lease';
 import { AgentModelHealth } from './agent-model-health';
 import { LoadTurnState, type PendingMessage, type SessionClaim, type TurnState } from './load-turn-state';
 import { backoffWaitMs } from './provider-backoff';
@@ -19,6 +19,8 @@ export interface DrainRequest {
   /** When the own message was accepted (none for a wake): one accepted after a deferral tries the model. */
   acceptedAt?: number;
   lease: Lease;
+  /** The drain's first claim, when read as the lease was taken (`take`, Postgres mode). */
+  first?: SessionClaim;
   /** True once the worker is shutting down: finish the own message, leave the rest to their jobs. */
   stopping: () => boolean;
 }
@@ -32,6 +34,12 @@ export interface DrainResult {
   ownSettled: boolean;
   /** Every message this drain's turns answered, the own one included. */
   answered: string[];
+}
+
+/** A session's lease, taken for a drain, with the drain's first claim when read in the same round trip. */
+export interface TakenSession {
+  lease: Lease;
+  first?: SessionClaim;
 }
 
 const SEQUENTIAL: DoubleTextingConfig = { policy: 'sequential' };
@@ -55,6 +63,7 @@ export class DrainSession {
 
   constructor(
     private readonly prisma: PrismaService,
+    private readonly leases: SessionLeases,
     private readonly runTurn: RunTurn,
     private readonly agents: AgentCatalog,
     private readonly turnState: LoadTurnState,
@@ -79,8 +88,31 @@ export class DrainSession {
     return !row || row.status !== 'queued';
   }
 
+  /**
+   * Takes the session's lease to drain it for a job answering `ownMessageId`, or returns null when
+   * another holder has it. In Postgres mode the lease is a row beside the session's, and one
+   * statement takes it and reads the drain's first claim: the drain then starts without a round
+   * trip of its own (one of the four a message waited on in Postgres mode, docs/hot-path.md).
+   */
+  async take(tenantId: string, sessionId: string, ownMessageId?: string): Promise<TakenSession | null> {
+    if (!this.leases.takeableInAppDatabase) {
+      const lease = await this.leases.acquire(sessionId);
+      return lease && { lease };
+    }
+    const ticket = this.leases.ticket(sessionId);
+    let first: SessionClaim | null;
+    try {
+      first = await this.turnState.claimLeased(ticket, tenantId, sessionId, ownMessageId);
+    } catch (err) {
+      // A statement lost after it committed would leave the lease held until its TTL ran out.
+      await this.leases.taken(ticket).release().catch(() => undefined);
+      throw err;
+    }
+    return first && { lease: this.leases.taken(ticket), first };
+  }
+
   async execute(req: DrainRequest): Promise<DrainResult> {
-    const first = await this.turnState.claim(req.tenantId, req.sessionId, req.ownMessageId);
+    const first = req.first ?? (await this.turnState.claim(req.tenantId, req.sessionId, req.ownMessageId));
     // Answered by an earlier holder: end at once, unless messages still wait. Holding the lease,
     // this job answers them rather than trusting their own jobs to come: those may be gone (a
     // flushed Redis, a job that failed), leaving the session silent until the sweeper's next pass.

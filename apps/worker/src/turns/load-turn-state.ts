@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import type { HistoryItem } from '@falai/agent';
 import { PrismaService, type QuotaLimits } from '@switchboard/db';
 import type { AgentStamp } from '../agents/agent-catalog';
+import type { LeaseTicket } from '../lease/session-lease';
 import type { ProviderBackoff } from './provider-backoff';
 import { HISTORY_LIMIT } from '../config/worker-settings';
 import { TurnSessionMissingError } from './turn-errors';
@@ -103,17 +104,35 @@ export class LoadTurnState {
    * without a turn.
    */
   async claim(tenantId: string, sessionId: string, ownMessageId?: string): Promise<SessionClaim> {
-    const json = await this.read(tenantId, sessionId, ownMessageId);
-    // No session (deleted with its messages): nothing waits, the own message included.
-    if (!json) return { ownSettled: true, next: null };
-    const ownSettled = ownMessageId !== undefined && json.ownStatus !== 'queued';
-    return { ownSettled, next: pendingOf(json.next), state: turnStateOf(json) };
+    return claimOf(await this.read(tenantId, sessionId, ownMessageId), ownMessageId);
+  }
+
+  /**
+   * `claim`, with the session's lease taken in the same statement (Postgres mode, where the lease
+   * is a row of this database: sb_lease_and_turn_state). Null when a live holder has the lease:
+   * nothing was read. The statement reads the claim only once the lease is taken, on a snapshot
+   * of its own, so it sees everything the previous holder committed.
+   */
+  async claimLeased(ticket: LeaseTicket, tenantId: string, sessionId: string, ownMessageId?: string): Promise<SessionClaim | null> {
+    const [row] = await this.prisma.queryPrepared<{ leased: boolean; state: TurnStateJson | null }>(
+      'sb_lease_and_turn_state',
+      leaseAndTurnStateCall(ticket, tenantId, sessionId, ownMessageId),
+    );
+    return row.leased ? claimOf(row.state, ownMessageId) : null;
   }
 
   private async read(tenantId: string, sessionId: string, ownMessageId?: string): Promise<TurnStateJson | null> {
     const [row] = await this.prisma.queryPrepared<{ state: TurnStateJson | null }>('sb_turn_state', turnStateCall(tenantId, sessionId, ownMessageId));
     return row.state;
   }
+}
+
+/** The drain's claim from what sb_turn_state read (null: no such session). */
+function claimOf(json: TurnStateJson | null, ownMessageId: string | undefined): SessionClaim {
+  // No session (deleted with its messages): nothing waits, the own message included.
+  if (!json) return { ownSettled: true, next: null };
+  const ownSettled = ownMessageId !== undefined && json.ownStatus !== 'queued';
+  return { ownSettled, next: pendingOf(json.next), state: turnStateOf(json) };
 }
 
 /** The session's next queued message as sb_turn_state and sb_commit_turn return it. */
@@ -165,5 +184,13 @@ export function turnStateCall(tenantId: string, sessionId: string, ownMessageId?
   return {
     text: 'SELECT sb_turn_state($1::uuid, $2::uuid, $3::uuid, $4::int) AS state',
     values: [tenantId, sessionId, ownMessageId ?? null, HISTORY_LIMIT],
+  };
+}
+
+/** The statement behind LoadTurnState.claimLeased: sb_lease_and_turn_state (migration 20261206150000), prepared. */
+export function leaseAndTurnStateCall(ticket: LeaseTicket, tenantId: string, sessionId: string, ownMessageId?: string): { text: string; values: unknown[] } {
+  return {
+    text: 'SELECT leased, state FROM sb_lease_and_turn_state($1::text, $2::text, $3::int, $4::uuid, $5::uuid, $6::uuid, $7::int)',
+    values: [ticket.key, ticket.token, ticket.ttlMs, tenantId, sessionId, ownMessageId ?? null, HISTORY_LIMIT],
   };
 }

@@ -58,8 +58,8 @@ function processorWith(drainError: Error) {
       events.push('released');
     },
   };
-  const leases = { acquire: async () => lease } as unknown as SessionLeases;
   const drain = {
+    take: async () => ({ lease }),
     isSettled: async () => false,
     queuedIds: async () => ['m'],
     execute: async () => {
@@ -69,7 +69,7 @@ function processorWith(drainError: Error) {
   const sessionEvents = { publish: jest.fn(async () => undefined) } as unknown as SessionEvents;
   const deferrals = { execute: jest.fn(async () => [{ id: 'h', text: 'Um momento.' }]) };
   const backoff = { execute: jest.fn(async () => undefined) };
-  const processor = processorOf({ leases, drain, events: sessionEvents, deferrals, backoff });
+  const processor = processorOf({ leases: {}, drain, events: sessionEvents, deferrals, backoff });
   const job = {
     data: { tenantId: 't', sessionId: 's', messageId: 'm' },
     timestamp: Date.now(),
@@ -153,8 +153,8 @@ describe('TurnProcessor: a model down for now', () => {
 
 describe('TurnProcessor: the session lease is taken', () => {
   it.each([0, 1])('puts the job back delayed without a database read (stalled %i times): the holder removes it once it answers its message', async (stalledCounter) => {
-    const drain = { isSettled: jest.fn(async () => true), execute: jest.fn() };
-    const processor = processorOf({ leases: { acquire: async () => null }, drain });
+    const drain = { take: jest.fn(async () => null), isSettled: jest.fn(async () => true), execute: jest.fn() };
+    const processor = processorOf({ leases: {}, drain });
     const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter, moveToDelayed: jest.fn(async () => undefined) } as unknown as Job<TurnJobData>;
 
     await expect(processor.process(job, 'token')).rejects.toBeInstanceOf(DelayedError);
@@ -167,15 +167,15 @@ describe('TurnProcessor: the session lease is taken', () => {
 
 describe('TurnProcessor: a burst answered by one drain', () => {
   it('ends a job whose message a turn of this process answered, without the lease or a read', async () => {
-    const acquire = jest.fn();
+    const take = jest.fn();
     const execute = jest.fn();
     const retire = { execute: jest.fn(), wasAnswered: jest.fn((id: string) => id === 'm2') };
-    const processor = processorOf({ leases: { acquire }, drain: { execute }, retire });
+    const processor = processorOf({ leases: {}, drain: { take, execute }, retire });
     const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm2' }, timestamp: Date.now(), stalledCounter: 0 } as unknown as Job<TurnJobData>;
 
     await expect(processor.process(job, 'token')).resolves.toEqual({ status: 'already-answered' });
 
-    expect(acquire).not.toHaveBeenCalled();
+    expect(take).not.toHaveBeenCalled();
     expect(execute).not.toHaveBeenCalled();
   });
 
@@ -183,11 +183,28 @@ describe('TurnProcessor: a burst answered by one drain', () => {
     const execute = jest.fn().mockResolvedValue({ turns: 1, ownSettled: true, answered: ['m3'] });
     const retire = { execute: jest.fn(), wasAnswered: jest.fn(() => false) };
     const lease = { isHeld: true, release: jest.fn(async () => undefined) };
-    const processor = processorOf({ leases: { acquire: async () => lease }, drain: { execute }, retire });
+    const processor = processorOf({ leases: {}, drain: { take: async () => ({ lease }), execute }, retire });
     const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm3' }, timestamp: Date.now(), stalledCounter: 0 } as unknown as Job<TurnJobData>;
 
     await expect(processor.process(job, 'token')).resolves.toEqual({ status: 'drained', turns: 1 });
     expect(retire.wasAnswered).toHaveBeenCalledWith('m3');
+  });
+});
+
+describe('TurnProcessor: the claim read with the lease (Postgres mode)', () => {
+  it('hands the drain the claim its lease was taken with, so the drain reads nothing before its first turn', async () => {
+    const lease = { isHeld: true, release: jest.fn(async () => undefined) };
+    const first = { ownSettled: false, next: { id: 'm', text: 'oi', createdAt: new Date() } };
+    const take = jest.fn(async () => ({ lease, first }));
+    const execute = jest.fn().mockResolvedValue({ turns: 1, ownSettled: true, answered: ['m'] });
+    const processor = processorOf({ leases: {}, drain: { take, execute } });
+    const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter: 0 } as unknown as Job<TurnJobData>;
+
+    await expect(processor.process(job, 'token')).resolves.toEqual({ status: 'drained', turns: 1 });
+
+    expect(take).toHaveBeenCalledWith('t', 's', 'm');
+    expect(execute).toHaveBeenCalledWith(expect.objectContaining({ lease, first, ownMessageId: 'm' }));
+    expect(lease.release).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -196,7 +213,7 @@ describe('TurnProcessor: the database away for a moment', () => {
     const lost = new Prisma.PrismaClientKnownRequestError('Server has closed the connection.', { code: 'P1017', clientVersion: 'test' });
     const execute = jest.fn().mockRejectedValueOnce(lost).mockRejectedValueOnce(lost).mockResolvedValue({ turns: 1, ownSettled: true, answered: ['m'] });
     const lease = { isHeld: true, release: jest.fn(async () => undefined) };
-    const processor = processorOf({ leases: { acquire: async () => lease }, drain: { execute } });
+    const processor = processorOf({ leases: {}, drain: { take: async () => ({ lease }), execute } });
     const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter: 0, moveToDelayed: jest.fn() } as unknown as Job<TurnJobData>;
 
     await expect(processor.process(job, 'token')).resolves.toEqual({ status: 'drained', turns: 1 });
@@ -210,7 +227,7 @@ describe('TurnProcessor: the database away for a moment', () => {
   it('fails a query error at once, without waiting', async () => {
     const bad = new Prisma.PrismaClientKnownRequestError('Unique constraint failed', { code: 'P2002', clientVersion: 'test' });
     const execute = jest.fn().mockRejectedValue(bad);
-    const processor = processorOf({ leases: { acquire: async () => ({ isHeld: true, release: async () => undefined }) }, drain: { execute } });
+    const processor = processorOf({ leases: {}, drain: { take: async () => ({ lease: { isHeld: true, release: async () => undefined } }), execute } });
     const job = { data: { tenantId: 't', sessionId: 's', messageId: 'm' }, timestamp: Date.now(), stalledCounter: 0 } as unknown as Job<TurnJobData>;
     await expect(processor.process(job, 'token')).rejects.toBe(bad);
     expect(execute).toHaveBeenCalledTimes(1);

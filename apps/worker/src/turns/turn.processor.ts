@@ -9,7 +9,7 @@ import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { DATABASE_BLIP_RETRY_MS, leaseBusyDelayMs, turnWorkerOptions } from '../config/worker-settings';
 import { SessionLeases, type Lease } from '../lease/session-lease';
 import { SessionBackoffError, SessionLeaseLostError } from './turn-errors';
-import { DrainSession } from './drain-session';
+import { DrainSession, type TakenSession } from './drain-session';
 import { FlowInputLoader } from '../wakes/flow-input-loader';
 import { RunTurn, type TurnTrigger } from './run-turn';
 import { RecordUnderstandDeferral } from './record-understand-deferral';
@@ -101,9 +101,10 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     const { tenantId, sessionId, messageId, wake } = job.data;
     // A turn of this process answered the message while its job waited: nothing to take or read.
     if (!wake && messageId && this.retire.wasAnswered(messageId)) return { status: 'already-answered' };
-    // The lease first: the drain's first read tells whether the own message still waits.
-    const lease = await this.leases.acquire(sessionId);
-    if (!lease) {
+    // The lease first: the drain's first read tells whether the own message still waits (read
+    // with the lease in Postgres mode; DrainSession.take).
+    const taken = wake ? await this.leases.acquire(sessionId).then((lease) => lease && { lease }) : await this.drain.take(tenantId, sessionId, messageId);
+    if (!taken) {
       // Busy: most likely its holder is draining this very burst. It answers this message too and
       // then removes this job (RetireAnsweredJobs), so waiting costs no read; a job that comes back
       // first finds its message answered in its claim. A job back from a stall likely finds the
@@ -111,8 +112,9 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
       // worker would have (the later messages' jobs may be gone, and nobody else may come).
       return this.retryLater(job, token);
     }
+    const { lease } = taken;
     try {
-      return job.data.wake ? await this.wake(job, token, lease) : await this.answer(job, token, lease);
+      return job.data.wake ? await this.wake(job, token, lease) : await this.answer(job, token, taken);
     } catch (err) {
       if (err instanceof DelayedError) throw err;
       if (err instanceof SessionLeaseLostError) return await this.retryLater(job, token);
@@ -166,10 +168,10 @@ export class TurnProcessor extends WorkerHost implements OnApplicationBootstrap,
     return this.retryLater(job, token, err.waitMs);
   }
 
-  private async answer(job: TurnJob, token: string | undefined, lease: Lease): Promise<TurnJobResult> {
+  private async answer(job: TurnJob, token: string | undefined, { lease, first }: TakenSession): Promise<TurnJobResult> {
     const { tenantId, sessionId, messageId, acceptedAt } = job.data;
     // The drain retires the jobs of the burst's other messages as it answers them.
-    const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, acceptedAt, lease, stopping: () => this.stopping });
+    const result = await this.drain.execute({ tenantId, sessionId, ownMessageId: messageId, acceptedAt, lease, first, stopping: () => this.stopping });
     if (!result.ownSettled) return this.retryLater(job, token);
     // Settled, and not by a turn of this drain: an earlier holder answered it.
     if (result.turns === 0) return { status: 'already-answered' };

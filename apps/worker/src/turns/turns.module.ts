@@ -1,10 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TenantQuotas } from '@switchboard/db';
 import { AgentsModule } from '../agents/agents.module';
-import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
-import { LEASE_STORE } from '../backend/backend.tokens';
-import type { LeaseStore } from '../lease/lease-store';
-import { SessionLeases } from '../lease/session-lease';
+import { sessionLeasesProvider } from '../lease/session-leases.provider';
 import { CommitTurn } from './commit-turn';
 import { CommitNoticeTurn } from './commit-notice-turn';
 import { DrainSession } from './drain-session';
@@ -24,12 +21,7 @@ import { WakesModule } from '../wakes/wakes.module';
   // WakesModule brings the turns queue too (a stalled-out job's fresh sweep job is added on it).
   imports: [WakesModule, AgentsModule],
   providers: [
-    {
-      provide: SessionLeases,
-      inject: [LEASE_STORE, WORKER_ENV],
-      useFactory: (store: LeaseStore, env: WorkerEnv) =>
-        new SessionLeases(store, { prefix: env.QUEUE_PREFIX, ttlMs: env.SESSION_LEASE_TTL_MS }),
-    },
+    sessionLeasesProvider,
     TenantQuotas,
     CommitTurn,
     CommitNoticeTurn,
