@@ -1,6 +1,6 @@
-import type { PrismaClient, PrismaService } from '@switchboard/db';
+import { CountingPool, type PrismaClient, type PrismaService } from '@switchboard/db';
 import { ensureRuntimeSchema, LEASES_TABLE } from '@switchboard/queue';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import type { AgentCatalog } from '../../../apps/worker/src/agents/agent-catalog';
 import { PostgresLeaseStore } from '../../../apps/worker/src/lease/postgres-lease-store';
 import { SessionLeases } from '../../../apps/worker/src/lease/session-lease';
@@ -21,9 +21,8 @@ jest.setTimeout(30_000);
 let prisma: PrismaClient;
 /** The worker's own client: the claim runs as a prepared statement on its pool, and counts its round trips. */
 let service: PrismaService;
-/** The worker's runtime pool (leases' renewals and releases), counted too. */
-let runtime: Pool;
-let runtimeQueries = 0;
+/** The worker's runtime pool (leases' renewals and releases), counted as in the worker. */
+let runtime: CountingPool;
 let leases: SessionLeases;
 let drain: DrainSession;
 
@@ -31,10 +30,9 @@ beforeAll(async () => {
   prisma = testPrisma();
   service = testPrismaService(2);
   await service.$connect();
-  runtime = new Pool({ connectionString: process.env.DATABASE_URL, max: 2 });
+  runtime = new CountingPool({ connectionString: process.env.DATABASE_URL, max: 2 });
   await ensureRuntimeSchema(runtime);
-  const counted = { query: (text: string, values?: unknown[]) => (runtimeQueries++, runtime.query(text, values)) };
-  leases = new SessionLeases(new PostgresLeaseStore(counted), { prefix: unique('sbt-lic'), ttlMs: 10_000 });
+  leases = new SessionLeases(new PostgresLeaseStore(runtime), { prefix: unique('sbt-lic'), ttlMs: 10_000 });
   // Only take() is driven here: it uses the leases and the turn state, nothing else.
   drain = new DrainSession(service, leases, {} as RunTurn, {} as AgentCatalog, new LoadTurnState(service), {} as RetireAnsweredJobs, {} as AgentModelHealth);
 });
@@ -71,12 +69,12 @@ describe('the lease taken in the drain’s first read (Postgres mode)', () => {
 
   it('takes the lease and reads the same claim as the drain’s own read, in one round trip of the worker’s client and none of the runtime pool', async () => {
     const sent = service.roundTrips;
-    const runtimeBefore = runtimeQueries;
+    const runtimeBefore = runtime.sent;
 
     const taken = await drain.take(rows.tenantId, rows.sessionId, own);
 
     expect(service.roundTrips - sent).toBe(1);
-    expect(runtimeQueries - runtimeBefore).toBe(0);
+    expect(runtime.sent - runtimeBefore).toBe(0);
     expect(taken).not.toBeNull();
     expect(taken!.lease.isHeld).toBe(true);
     expect(await leaseRow(rows.sessionId)).toEqual({ token: taken!.lease.token, live: true });

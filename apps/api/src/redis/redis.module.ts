@@ -1,8 +1,8 @@
 import { Global, Inject, Logger, Module, type OnModuleDestroy } from '@nestjs/common';
 import { queueBackend, type Env } from '@switchboard/config';
-import { PrismaService } from '@switchboard/db';
+import { CountingPool, PrismaService } from '@switchboard/db';
 import { closeSharedClusters, createRedisClient, ensureRuntimeSchema, type RedisClient } from '@switchboard/queue';
-import { Pool } from 'pg';
+import type { Pool } from 'pg';
 import { ENV } from '../config/env.module';
 import { PostgresSessionEventsSubscriber } from './postgres-session-events.subscriber';
 import { PostgresRateLimiters, RATE_LIMITERS, RedisRateLimiters } from './rate-limiters';
@@ -40,7 +40,8 @@ import { RedisSessionEventsSubscriber, SessionEventsSubscriber } from './session
       inject: [ENV],
       useFactory: async (env: Env) => {
         if (queueBackend(env) !== 'postgres') return null;
-        const pool = new Pool({ connectionString: env.DATABASE_URL, max: env.QUEUE_PG_POOL_MAX });
+        // Counted in switchboard_pg_round_trips_total as pool="runtime".
+        const pool = new CountingPool({ connectionString: env.DATABASE_URL, max: env.QUEUE_PG_POOL_MAX });
         pool.on('error', () => undefined); // an idle client dropped; the next query reconnects
         await ensureRuntimeSchema(pool);
         return pool;
@@ -58,7 +59,7 @@ import { RedisSessionEventsSubscriber, SessionEventsSubscriber } from './session
         queueBackend(env) === 'postgres' ? new PostgresSessionEventsSubscriber(env, prisma) : new RedisSessionEventsSubscriber(env),
     },
   ],
-  exports: [REDIS, RATE_LIMITERS, SessionEventsSubscriber],
+  exports: [REDIS, RUNTIME_POOL, RATE_LIMITERS, SessionEventsSubscriber],
 })
 export class RedisModule implements OnModuleDestroy {
   constructor(

@@ -1,13 +1,11 @@
 import { Global, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { ensureRuntimeSchema } from '@switchboard/queue';
-import { Pool } from 'pg';
+import { CountingPool } from '@switchboard/db';
+import type { Pool } from 'pg';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { PostgresLeaseStore } from '../lease/postgres-lease-store';
-import { LEASE_STORE, SESSION_EVENT_PUBLISHER } from './backend.tokens';
+import { LEASE_STORE, RUNTIME_POOL, SESSION_EVENT_PUBLISHER } from './backend.tokens';
 import { PostgresSessionEventPublisher } from './postgres-session-event-publisher';
-
-/** The worker's own small pool for leases, locks and NOTIFY (Prisma's pool stays for the app's rows). */
-const RUNTIME_POOL = Symbol('RUNTIME_POOL');
 
 class PoolCloser implements OnModuleDestroy {
   constructor(@Inject(RUNTIME_POOL) private readonly pool: Pool) {}
@@ -26,7 +24,9 @@ class PoolCloser implements OnModuleDestroy {
       provide: RUNTIME_POOL,
       inject: [WORKER_ENV],
       useFactory: async (env: WorkerEnv) => {
-        const pool = new Pool({ connectionString: env.DATABASE_URL, max: env.QUEUE_PG_POOL_MAX });
+        // The worker's own small pool for leases, locks and NOTIFY (Prisma's pool stays for the
+        // app's rows), counted in switchboard_pg_round_trips_total as pool="runtime".
+        const pool = new CountingPool({ connectionString: env.DATABASE_URL, max: env.QUEUE_PG_POOL_MAX });
         pool.on('error', () => undefined); // an idle client dropped; the next query reconnects
         await ensureRuntimeSchema(pool);
         return pool;
@@ -36,6 +36,6 @@ class PoolCloser implements OnModuleDestroy {
     { provide: SESSION_EVENT_PUBLISHER, inject: [RUNTIME_POOL], useFactory: (pool: Pool) => new PostgresSessionEventPublisher(pool) },
     PoolCloser,
   ],
-  exports: [LEASE_STORE, SESSION_EVENT_PUBLISHER],
+  exports: [LEASE_STORE, SESSION_EVENT_PUBLISHER, RUNTIME_POOL],
 })
 export class PostgresBackendModule {}

@@ -1,6 +1,6 @@
 import { Global, Inject, Module, type OnModuleDestroy } from '@nestjs/common';
 import { closeSharedClusters, createRedisClient, type RedisClient } from '@switchboard/queue';
-import { LEASE_STORE, SESSION_EVENT_PUBLISHER } from '../backend/backend.tokens';
+import { LEASE_STORE, RUNTIME_POOL, SESSION_EVENT_PUBLISHER } from '../backend/backend.tokens';
 import { RedisSessionEventPublisher } from '../backend/redis-session-event-publisher';
 import { WORKER_ENV, type WorkerEnv } from '../config/worker-env';
 import { RedisLeaseStore } from '../lease/redis-lease-store';
@@ -31,8 +31,10 @@ class RedisCloser implements OnModuleDestroy {
     },
     { provide: LEASE_STORE, inject: [REDIS], useFactory: (redis: RedisClient) => new RedisLeaseStore(redis) },
     { provide: SESSION_EVENT_PUBLISHER, inject: [REDIS], useFactory: (redis: RedisClient) => new RedisSessionEventPublisher(redis) },
+    // No runtime pool in Redis mode (its statements are Postgres mode's twins of Redis commands).
+    { provide: RUNTIME_POOL, useValue: null },
     RedisCloser,
   ],
-  exports: [REDIS, LEASE_STORE, SESSION_EVENT_PUBLISHER],
+  exports: [REDIS, LEASE_STORE, SESSION_EVENT_PUBLISHER, RUNTIME_POOL],
 })
 export class RedisModule {}
