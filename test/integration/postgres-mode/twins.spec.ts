@@ -98,6 +98,25 @@ describe('session events over LISTEN/NOTIFY', () => {
     expect(events.map((e) => (e.type === 'delta' ? e.delta : '')).join('')).toBe(text);
     got.stop();
   });
+
+  it('delivers every event of a tick in the order published, equal pieces of a long delta included, the committed event last', async () => {
+    const channel = sessionChannel(randomUUID());
+    // One publisher: its events of one tick go out in batches, one statement after another.
+    const one = publisher();
+    const deltas = Array.from({ length: 40 }, (_, i) => `parte ${i} `);
+    const repeated = 'a'.repeat(9_000);
+    const committed: SessionEvent = { type: 'committed', turnId: 't', answered: ['m'], replies: [] };
+    const got = await collect(subscriber, channel, deltas.length + 6 + 1);
+    await Promise.all([
+      ...deltas.map((delta) => one.publish(channel, { type: 'delta', turnId: 't', delta })),
+      one.publish(channel, { type: 'delta', turnId: 't', delta: repeated }),
+      one.publish(channel, committed),
+    ]);
+    const events = await got.events;
+    expect(events.at(-1)).toEqual(committed);
+    expect(events.slice(0, -1).map((e) => (e.type === 'delta' ? e.delta : '')).join('')).toBe(deltas.join('') + repeated);
+    got.stop();
+  });
 });
 
 describe('rate limits in Postgres', () => {

@@ -7,18 +7,85 @@ export const MAX_NOTIFY_BYTES = 7_900;
 /** Characters per delta piece: at most 4 bytes each in UTF-8, plus the JSON around them. */
 const DELTA_PIECE_CHARS = 1_500;
 
+/** Notifications sent in one statement at most: a burst's statement stays a few hundred kilobytes. */
+const MAX_BATCH = 100;
+
+/** Sends a batch's notifications in array order (Postgres evaluates a volatile call after the sort). */
+const NOTIFY_BATCH = 'SELECT pg_notify(n.channel, n.payload) FROM unnest($1::text[], $2::text[]) WITH ORDINALITY AS n(channel, payload, i) ORDER BY n.i';
+
+/** Notifications sent together in one statement, and the callers waiting on it. */
+class NotifyBatch {
+  readonly channels: string[] = [];
+  readonly payloads: string[] = [];
+  private readonly sent = new Set<string>();
+  readonly done: Promise<void>;
+  settle!: (err?: unknown) => void;
+
+  constructor() {
+    this.done = new Promise<void>((resolve, reject) => (this.settle = (err) => (err === undefined ? resolve() : reject(err))));
+  }
+
+  /**
+   * False when the batch is full, or already holds this very notification: Postgres delivers
+   * identical notifications of one transaction once, and two equal pieces of a long delta are both
+   * needed.
+   */
+  add(channel: string, payload: string): boolean {
+    const key = `${channel}\n${payload}`;
+    if (this.channels.length >= MAX_BATCH || this.sent.has(key)) return false;
+    this.sent.add(key);
+    this.channels.push(channel);
+    this.payloads.push(payload);
+    return true;
+  }
+}
+
 /**
  * NOTIFY on the session's channel (Postgres mode); the API LISTENs. A committed event too big
  * for one notification goes without its reply texts, marked `repliesOmitted`: the API's
  * subscriber reads them from the turn's rows. A long delta goes as several deltas.
+ *
+ * The twin of Redis's auto-pipelining: the events published in one tick, or while the statement
+ * before is in flight, leave in one statement, one after another. A turn's last delta and its
+ * `committed` event so cost one round trip, not two. The statements go one at a time, in order:
+ * separate statements on a pool's connections could commit out of order, and a listener must see
+ * every delta before the event that ends the turn.
  */
 export class PostgresSessionEventPublisher implements SessionEventPublisher {
+  private readonly queue: NotifyBatch[] = [];
+  private sending = false;
+
   constructor(private readonly db: SqlRunner) {}
 
   async publish(channel: string, event: SessionEvent): Promise<void> {
-    for (const payload of notifyPayloads(event)) {
-      await this.db.query('SELECT pg_notify($1, $2)', [channel, payload]);
+    await Promise.all(notifyPayloads(event).map((payload) => this.enqueue(channel, payload)));
+  }
+
+  private enqueue(channel: string, payload: string): Promise<void> {
+    let batch = this.queue.at(-1);
+    if (!batch?.add(channel, payload)) {
+      batch = new NotifyBatch();
+      batch.add(channel, payload);
+      this.queue.push(batch);
     }
+    if (!this.sending) {
+      this.sending = true;
+      // Next tick: what the caller publishes next in this tick joins the batch.
+      process.nextTick(() => void this.send());
+    }
+    return batch.done;
+  }
+
+  private async send(): Promise<void> {
+    for (let batch = this.queue.shift(); batch; batch = this.queue.shift()) {
+      try {
+        await this.db.query(NOTIFY_BATCH, [batch.channels, batch.payloads]);
+        batch.settle();
+      } catch (err) {
+        batch.settle(err);
+      }
+    }
+    this.sending = false;
   }
 }
 
