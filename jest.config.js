@@ -32,6 +32,8 @@ const common = {
 
 module.exports = {
   maxWorkers: 2,
+  // The slowest suites first on a fresh clone, where jest has no times (test/support/slow-first-sequencer.js).
+  testSequencer: '<rootDir>/test/support/slow-first-sequencer.js',
   // Jest reads testTimeout from the root config only; integration hooks boot real processes.
   testTimeout: 60000,
   projects: [
