@@ -8,7 +8,7 @@ import { VersionHistory } from './VersionHistory';
 
 function DraftConfig() {
   const record = useRecordContext<AgentRecord>();
-  return record ? <JsonBlock value={record.config} maxHeight={600} /> : null;
+  return record ? <JsonBlock value={record.config} maxHeight={600} label="Draft configuration" /> : null;
 }
 
 function Versions() {

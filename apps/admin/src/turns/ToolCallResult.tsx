@@ -11,7 +11,8 @@ export function ToolCallResult({ text }: { text: string }) {
   const long = pretty.length > RESULT_PREVIEW_CHARS;
   return (
     <Box>
-      <Box component="pre" data-testid="tool-result" sx={{ m: 0, p: 1, bgcolor: 'action.hover', borderRadius: 1, fontSize: 12, whiteSpace: 'pre-wrap', wordBreak: 'break-word', maxHeight: open ? 480 : undefined, overflow: 'auto' }}>
+      {/* Scrolls once expanded: focusable, so a keyboard user can scroll it too. */}
+      <Box component="pre" data-testid="tool-result" tabIndex={0} role="region" aria-label="Tool result" sx={{ m: 0, p: 1, bgcolor: 'action.hover', borderRadius: 1, fontSize: 12, whiteSpace: 'pre-wrap', wordBreak: 'break-word', maxHeight: open ? 480 : undefined, overflow: 'auto' }}>
         {open || !long ? pretty : `${pretty.slice(0, RESULT_PREVIEW_CHARS)}…`}
       </Box>
       {long && (
