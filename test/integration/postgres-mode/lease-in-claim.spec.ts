@@ -139,6 +139,22 @@ describe('the lease taken in the drain’s first read (Postgres mode)', () => {
     }
   });
 
+  it('lets go of the lease when the statement took it but its answer was lost (a connection cut after the commit)', async () => {
+    const real = new LoadTurnState(service);
+    const lost = {
+      claimLeased: async (...args: Parameters<LoadTurnState['claimLeased']>) => {
+        await real.claimLeased(...args);
+        throw new Error('Connection terminated unexpectedly');
+      },
+    } as unknown as LoadTurnState;
+    const cut = new DrainSession(service, leases, {} as RunTurn, {} as AgentCatalog, lost, {} as RetireAnsweredJobs, {} as AgentModelHealth);
+
+    await expect(cut.take(rows.tenantId, rows.sessionId, own)).rejects.toThrow('Connection terminated unexpectedly');
+
+    // Free for the job's retry at once, not after the lease's TTL.
+    expect(await leaseRow(rows.sessionId)).toBeUndefined();
+  });
+
   it('claims nothing for a session of another tenant, yet holds the lease it took (the drain ends at once)', async () => {
     const other = await createSessionRows(prisma);
     const taken = await drain.take(other.tenantId, rows.sessionId, own);

@@ -48,6 +48,11 @@ export class SessionLeases {
   taken(ticket: LeaseTicket): Lease {
     return new Lease(this.store, ticket.key, ticket.token, ticket.ttlMs);
   }
+
+  /** Frees what a statement may have taken with `ticket` (nothing when it took nothing: the token is fresh). */
+  async letGo(ticket: LeaseTicket): Promise<void> {
+    await this.store.release(ticket.key, ticket.token);
+  }
 }
 
 export interface LeaseTicket {

@@ -105,7 +105,7 @@ export class DrainSession {
       first = await this.turnState.claimLeased(ticket, tenantId, sessionId, ownMessageId);
     } catch (err) {
       // A statement lost after it committed would leave the lease held until its TTL ran out.
-      await this.leases.taken(ticket).release().catch(() => undefined);
+      await this.leases.letGo(ticket).catch(() => undefined);
       throw err;
     }
     return first && { lease: this.leases.taken(ticket), first };
