@@ -19,10 +19,14 @@ class NotifyBatch {
   readonly payloads: string[] = [];
   private readonly sent = new Set<string>();
   readonly done: Promise<void>;
-  settle!: (err?: unknown) => void;
+  resolve!: () => void;
+  reject!: (err: unknown) => void;
 
   constructor() {
-    this.done = new Promise<void>((resolve, reject) => (this.settle = (err) => (err === undefined ? resolve() : reject(err))));
+    this.done = new Promise<void>((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
   }
 
   /**
@@ -80,9 +84,9 @@ export class PostgresSessionEventPublisher implements SessionEventPublisher {
     for (let batch = this.queue.shift(); batch; batch = this.queue.shift()) {
       try {
         await this.db.query(NOTIFY_BATCH, [batch.channels, batch.payloads]);
-        batch.settle();
+        batch.resolve();
       } catch (err) {
-        batch.settle(err);
+        batch.reject(err);
       }
     }
     this.sending = false;
